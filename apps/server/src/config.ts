@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Where the embedded SQLite database lives when DATABASE_URL is not set: `<server package>/data/`. */
+const DEFAULT_DATABASE_FILE = fileURLToPath(new URL('../data/animal-store.db', import.meta.url));
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|postgres(ql)?:\/\/)/, 'must start with file: or postgresql://')
+    .default(`file:${DEFAULT_DATABASE_FILE}`),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Reads and validates the environment once; a bad setting stops the server with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+  );
+  throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+}

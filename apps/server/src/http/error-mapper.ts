@@ -1,0 +1,112 @@
+import { RequestValidationError } from '@ts-rest/express';
+import type { ErrorRequestHandler } from 'express';
+import type { ZodError } from 'zod';
+import type { Logger } from '../logger.js';
+import { ApiError } from './api-error.js';
+
+type RequestPart = 'pathParams' | 'headers' | 'query' | 'body';
+
+const PART_NAMES: Record<RequestPart, string> = {
+  pathParams: 'path',
+  headers: 'headers',
+  query: 'query',
+  body: 'body',
+};
+
+/** The errors body-parser raises, by its `type` field. */
+const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
+  'entity.too.large': () =>
+    new ApiError('payload_too_large', 'The request body is larger than 16 KiB.'),
+  'entity.parse.failed': () =>
+    new ApiError('malformed_json', 'The request body is not valid JSON.'),
+  'charset.unsupported': () =>
+    new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
+  'encoding.unsupported': () =>
+    new ApiError(
+      'unsupported_media_type',
+      'The request body uses an unsupported Content-Encoding.',
+    ),
+  'request.size.invalid': () =>
+    new ApiError('malformed_request', 'The request body does not match its Content-Length.'),
+};
+
+/**
+ * Field path of a zod issue inside its request part: `name`, `limit`, `idempotency-key`.
+ * An issue about the part as a whole (an empty or non-object body) is reported under the part's name.
+ */
+function detailsOf(part: RequestPart, error: ZodError) {
+  const details = new Map<string, string>();
+  for (const issue of error.issues) {
+    const paths =
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => [...issue.path, key].join('.'))
+        : [issue.path.join('.')];
+    for (const path of paths) {
+      const field = path === '' ? PART_NAMES[part] : path;
+      if (!details.has(field)) details.set(field, issue.message);
+    }
+  }
+  return [...details].map(([path, message]) => ({ path, message }));
+}
+
+function fromValidationError(error: RequestValidationError): ApiError {
+  // A path that names no possible resource is a resource that does not exist.
+  if (error.pathParams) return new ApiError('not_found', 'No resource exists at this path.');
+  const parts: RequestPart[] = ['headers', 'query', 'body'];
+  const details = parts.flatMap((part) => {
+    const partError = error[part];
+    return partError ? detailsOf(part, partError) : [];
+  });
+  const fields = details.map((detail) => detail.path).join(', ');
+  return new ApiError('validation_failed', `The request is invalid: ${fields}.`, { details });
+}
+
+const DATABASE_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name } = error as { code?: unknown; name?: unknown };
+  if (typeof code === 'string' && DATABASE_UNAVAILABLE_CODES.has(code)) return true;
+  return name === 'PrismaClientInitializationError';
+}
+
+/** Turns anything thrown in the pipeline into the ApiError the client sees. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof RequestValidationError) return fromValidationError(error);
+  if (error instanceof URIError)
+    return new ApiError('not_found', 'No resource exists at this path.');
+  const bodyParserType = (error as { type?: unknown } | null)?.type;
+  if (typeof bodyParserType === 'string' && bodyParserType in BODY_PARSER_ERRORS) {
+    return BODY_PARSER_ERRORS[bodyParserType]?.() ?? toInternalError();
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      'service_unavailable',
+      'The service cannot reach its database. Try again shortly.',
+    );
+  }
+  return toInternalError();
+}
+
+function toInternalError(): ApiError {
+  return new ApiError(
+    'internal_error',
+    'Something went wrong on our side. The request ID identifies it in our logs.',
+  );
+}
+
+/** The one final error middleware: every failure leaves as an Error body, nothing internal leaks. */
+export function errorMapper(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      (req.log ?? logger).error({ err: error }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.set(apiError.headers).status(apiError.status).json(apiError.toBody());
+  };
+}

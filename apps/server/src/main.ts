@@ -1,0 +1,45 @@
+import { createPrismaClient, migrateDatabase } from '@animal-store/db';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { closeGracefully, createHttpServer, listen } from './server.js';
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL);
+
+await migrateDatabase(config.DATABASE_URL);
+const db = createPrismaClient(config.DATABASE_URL);
+const server = createHttpServer(
+  createApp({
+    db,
+    logger,
+    publicUrl: config.PUBLIC_URL,
+    validateResponses: config.NODE_ENV !== 'production',
+  }),
+);
+await listen(server, config.PORT, config.HOST);
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : config.PORT;
+logger.info({ port, docs: `http://localhost:${port}/docs` }, 'Animal Store API listening');
+
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  await closeGracefully(server);
+  await db.$disconnect();
+  logger.info('stopped');
+}
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,39 @@
+import { buildOpenApiDocument } from '@animal-store/contract/openapi';
+import express, { Router } from 'express';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+export const DOCS_PATH = '/docs';
+const DOCS_ASSETS_PATH = `${DOCS_PATH}/assets`;
+
+/** Swagger UI, served from this server (no CDN), reading the document generated from the contract. */
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Animal Store API reference</title>
+    <link rel="stylesheet" href="${DOCS_ASSETS_PATH}/swagger-ui.css" />
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="${DOCS_ASSETS_PATH}/swagger-ui-bundle.js"></script>
+    <script>
+      window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true });
+    </script>
+  </body>
+</html>
+`;
+
+/** The OpenAPI document generated from the contract, and an interactive reference rendered from it. */
+export function apiDocsRoutes(publicUrl: string | undefined): Router {
+  const document = buildOpenApiDocument({ serverUrl: publicUrl });
+  return Router()
+    .get(OPENAPI_PATH, (_req, res) => {
+      res.json(document);
+    })
+    .get(DOCS_PATH, (_req, res) => {
+      res.type('html').send(DOCS_PAGE);
+    })
+    .use(DOCS_ASSETS_PATH, express.static(getAbsoluteFSPath(), { index: false, redirect: false }));
+}

@@ -1,0 +1,123 @@
+import type { Pet, PetStatus } from '@animal-store/contract';
+import type { DatabaseClient, Prisma } from '@animal-store/db';
+
+/** The wire shape is chosen here, column by column; nothing else leaves the database. */
+const PET_COLUMNS = {
+  id: true,
+  name: true,
+  categoryId: true,
+  status: true,
+} as const satisfies Prisma.PetSelect;
+
+type PetRow = Prisma.PetGetPayload<{ select: typeof PET_COLUMNS }>;
+
+function toPet(row: PetRow): Pet {
+  return {
+    id: row.id,
+    name: row.name,
+    categoryId: Number(row.categoryId),
+    status: row.status as PetStatus,
+  };
+}
+
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+}
+
+export type IdempotentCreateResult =
+  | { outcome: 'created'; pet: Pet }
+  | { outcome: 'replayed'; pet: Pet }
+  | { outcome: 'conflict' };
+
+/** Idempotency records are kept a day, as the interface promises, and purged lazily after that. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+const UNIQUE_CONSTRAINT_VIOLATION = 'P2002';
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === UNIQUE_CONSTRAINT_VIOLATION;
+}
+
+/** Every database call the pets operations make. */
+export function createPetStore(db: DatabaseClient) {
+  async function findPet(id: number): Promise<Pet | undefined> {
+    const row = await db.pet.findUnique({ where: { id }, select: PET_COLUMNS });
+    return row ? toPet(row) : undefined;
+  }
+
+  /** Up to `limit` pets after `afterId` in ascending id order, plus whether more follow. */
+  async function listPets(filter: { status?: PetStatus; afterId?: number; limit: number }) {
+    const rows = await db.pet.findMany({
+      where: {
+        status: filter.status,
+        id: filter.afterId === undefined ? undefined : { gt: filter.afterId },
+      },
+      orderBy: { id: 'asc' },
+      take: filter.limit + 1,
+      select: PET_COLUMNS,
+    });
+    return { pets: rows.slice(0, filter.limit).map(toPet), hasMore: rows.length > filter.limit };
+  }
+
+  async function createPet(pet: Omit<Pet, 'id'>): Promise<Pet> {
+    const row = await db.pet.create({
+      data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status },
+      select: PET_COLUMNS,
+    });
+    return toPet(row);
+  }
+
+  async function replay(claim: IdempotencyClaim): Promise<IdempotentCreateResult | undefined> {
+    const record = await db.idempotencyRecord.findUnique({
+      where: { scope_key: { scope: claim.scope, key: claim.key } },
+      select: { requestHash: true, petId: true, createdAt: true },
+    });
+    if (!record || Date.now() - record.createdAt.getTime() > IDEMPOTENCY_RETENTION_MS)
+      return undefined;
+    if (record.requestHash !== claim.requestHash) return { outcome: 'conflict' };
+    const pet = await findPet(record.petId);
+    return pet ? { outcome: 'replayed', pet } : undefined;
+  }
+
+  /**
+   * Creates the pet and records the key in one transaction. When a concurrent request with the
+   * same key wins the race, the unique key makes this one roll back and replay the winner.
+   */
+  async function createPetOnce(
+    pet: Omit<Pet, 'id'>,
+    claim: IdempotencyClaim,
+  ): Promise<IdempotentCreateResult> {
+    const earlier = await replay(claim);
+    if (earlier) return earlier;
+    try {
+      const created = await db.$transaction(async (tx) => {
+        await tx.idempotencyRecord.deleteMany({
+          where: {
+            OR: [
+              { scope: claim.scope, key: claim.key },
+              { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_RETENTION_MS) } },
+            ],
+          },
+        });
+        const row = await tx.pet.create({
+          data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status },
+          select: PET_COLUMNS,
+        });
+        await tx.idempotencyRecord.create({ data: { ...claim, petId: row.id } });
+        return toPet(row);
+      });
+      return { outcome: 'created', pet: created };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await replay(claim);
+      if (winner) return winner;
+      throw error;
+    }
+  }
+
+  return { findPet, listPets, createPet, createPetOnce };
+}
+
+export type PetStore = ReturnType<typeof createPetStore>;

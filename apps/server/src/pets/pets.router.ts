@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { contract } from '@animal-store/contract';
+import { initServer } from '@ts-rest/express';
+import type { Request, Response } from 'express';
+import { configure } from 'safe-stable-stringify';
+import { ApiError } from '../http/api-error.js';
+import { jsonBody } from '../http/json-body.js';
+import type { PageCursorCodec } from './page-cursor.js';
+import type { PetStore } from './pet-store.js';
+
+const s = initServer();
+
+/** Key order and spacing do not change a JSON value, so they do not change its hash. */
+const canonicalJson = configure({ deterministic: true, circularValue: Error });
+
+function hashOf(value: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson(value) ?? '')
+    .digest('base64url');
+}
+
+export interface PetsRouterDeps {
+  store: PetStore;
+  cursors: () => Promise<PageCursorCodec>;
+  /** Absolute origin for `Link` URLs (`PUBLIC_URL`), else the request's own. */
+  publicUrl: string | undefined;
+  /** Whose keys an `Idempotency-Key` belongs to, from what authentication left on the response. */
+  idempotencyScope: (res: Response) => string;
+}
+
+function nextPageUrl(
+  req: Pick<Request, 'protocol' | 'get' | 'baseUrl' | 'path'>,
+  publicUrl: string | undefined,
+  params: Record<string, string>,
+) {
+  const origin = publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  return `${origin}${req.baseUrl}${req.path}?${new URLSearchParams(params)}`;
+}
+
+export function createPetsRouter(deps: PetsRouterDeps) {
+  const { store } = deps;
+
+  return s.router(contract.pets, {
+    listPets: async ({ query, req, res }) => {
+      const cursors = await deps.cursors();
+      const afterId = query.cursor === undefined ? undefined : cursors.decode(query.cursor);
+      if (query.cursor !== undefined && afterId === undefined) {
+        throw new ApiError('validation_failed', 'The cursor was not issued by this service.', {
+          details: [{ path: 'cursor', message: 'is not a cursor this service issued' }],
+        });
+      }
+      const page = await store.listPets({ status: query.status, afterId, limit: query.limit });
+      const last = page.pets.at(-1);
+      if (page.hasMore && last) {
+        const params: Record<string, string> = { limit: String(query.limit) };
+        if (query.status) params.status = query.status;
+        params.cursor = cursors.encode(last.id);
+        res.setHeader('Link', `<${nextPageUrl(req, deps.publicUrl, params)}>; rel="next"`);
+      }
+      return { status: 200, body: page.pets };
+    },
+
+    createPet: {
+      middleware: [jsonBody],
+      handler: async ({ body, headers, req, res }) => {
+        const key = headers['idempotency-key'];
+        const result = key
+          ? await store.createPetOnce(body, {
+              scope: deps.idempotencyScope(res),
+              key,
+              requestHash: hashOf(req.body),
+            })
+          : { outcome: 'created' as const, pet: await store.createPet(body) };
+        if (result.outcome === 'conflict') {
+          throw new ApiError(
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used with a different body.',
+          );
+        }
+        res.setHeader('Location', `/v1/pets/${result.pet.id}`);
+        if (result.outcome === 'replayed') res.setHeader('Idempotent-Replayed', 'true');
+        return { status: 201, body: result.pet };
+      },
+    },
+
+    getPet: async ({ params }) => {
+      const pet = await store.findPet(params.petId);
+      if (!pet) {
+        return {
+          status: 404,
+          body: { code: 'not_found', message: `No pet has id ${params.petId}.`, status: 404 },
+        };
+      }
+      return { status: 200, body: pet };
+    },
+  });
+}

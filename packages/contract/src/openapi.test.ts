@@ -1,0 +1,376 @@
+import type {
+  HeaderObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts';
+import { describe, expect, test } from 'vitest';
+import type { z } from 'zod';
+import {
+  API_VERSION,
+  contract,
+  ListPetsQuerySchema,
+  MAX_INTEGER_ID,
+  NewPetSchema,
+  PAGE_SIZE,
+  PET_NAME_MAX_LENGTH,
+  PET_STATUSES,
+} from './index.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+const document = buildOpenApiDocument();
+
+/** Follows a local `$ref` (`#/components/...`) to what it names. */
+function resolve<T>(value: T | ReferenceObject): T {
+  if (typeof value !== 'object' || value === null || !('$ref' in value)) return value;
+  const target = value.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], document);
+  if (target === undefined) throw new Error(`unresolved ${value.$ref}`);
+  return target as T;
+}
+
+const operations = {
+  listPets: document.paths['/v1/pets']?.get as OperationObject,
+  createPet: document.paths['/v1/pets']?.post as OperationObject,
+  getPet: document.paths['/v1/pets/{petId}']?.get as OperationObject,
+};
+const allOperations = Object.entries(operations);
+
+const responsesOf = (operation: OperationObject) =>
+  Object.entries(operation.responses as Record<string, ResponseObject>);
+
+const parameter = (operation: OperationObject, name: string) =>
+  (operation.parameters ?? []).map((p) => resolve<ParameterObject>(p)).find((p) => p.name === name);
+
+const header = (response: ResponseObject, name: string) => {
+  const found = response.headers?.[name];
+  return found && resolve<HeaderObject>(found);
+};
+
+const componentSchema = (name: string) => document.components?.schemas?.[name] as SchemaObject;
+const property = (schema: string, name: string) =>
+  componentSchema(schema).properties?.[name] as SchemaObject;
+
+describe('document', () => {
+  test('is OpenAPI 3 with info.title "Animal Store API" and info.version = API_VERSION', () => {
+    expect(document.openapi).toMatch(/^3\.0\.\d+$/);
+    expect(document.info.title).toBe('Animal Store API');
+    expect(document.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toBe('1.0.0');
+    expect(document.info.license).toMatchObject({ name: 'MIT' });
+  });
+
+  test('has exactly the three v1 operations, with their operationIds', () => {
+    expect(Object.keys(document.paths)).toEqual(['/v1/pets', '/v1/pets/{petId}']);
+    expect(Object.keys(document.paths['/v1/pets'] ?? {})).toEqual(['get', 'post']);
+    expect(Object.keys(document.paths['/v1/pets/{petId}'] ?? {})).toEqual(['get']);
+    for (const [operationId, operation] of allOperations) {
+      expect(operation.operationId).toBe(operationId);
+    }
+  });
+
+  test('serves from "/" by default, or from the given origin', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    const hosted = buildOpenApiDocument({ serverUrl: 'https://api.animal-store.test/' });
+    expect(hosted.servers).toEqual([
+      expect.objectContaining({ url: 'https://api.animal-store.test' }),
+    ]);
+  });
+
+  test('is plain JSON, new on every call', () => {
+    expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+    const other = buildOpenApiDocument();
+    expect(other).toEqual(document);
+    expect(other).not.toBe(document);
+    expect(other.components).not.toBe(document.components);
+  });
+
+  test('every $ref resolves', () => {
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (typeof node === 'object' && node !== null) {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(document);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const $ref of refs) expect(() => resolve({ $ref })).not.toThrow();
+  });
+});
+
+describe('operations', () => {
+  test('the bearer security scheme applies to every operation', () => {
+    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    for (const [, operation] of allOperations) {
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    }
+  });
+
+  test('getPet is deprecated, the others are not', () => {
+    expect(operations.getPet.deprecated).toBe(true);
+    expect(operations.listPets.deprecated).toBeUndefined();
+    expect(operations.createPet.deprecated).toBeUndefined();
+  });
+
+  test('every operation carries x-stability: stable, or deprecated for getPet', () => {
+    expect(operations.listPets['x-stability']).toBe('stable');
+    expect(operations.createPet['x-stability']).toBe('stable');
+    expect(operations.getPet['x-stability']).toBe('deprecated');
+  });
+
+  test('every operation has a summary and a declared tag', () => {
+    const tags = (document.tags ?? []).map((tag) => tag.name);
+    for (const [, operation] of allOperations) {
+      expect(operation.summary).toBeTruthy();
+      expect(operation.tags).toEqual(['pets']);
+      for (const tag of operation.tags ?? []) expect(tags).toContain(tag);
+    }
+  });
+
+  test('each operation documents the responses its contract route declares', () => {
+    for (const [operationId, operation] of allOperations) {
+      const route = contract.pets[operationId as keyof typeof contract.pets];
+      expect(Object.keys(operation.responses).sort()).toEqual(Object.keys(route.responses).sort());
+      for (const [, response] of responsesOf(operation)) {
+        expect(response.description).not.toMatch(/^\d+$/);
+      }
+    }
+  });
+});
+
+describe('parameters', () => {
+  test('limit: optional integer 1..100, default 20', () => {
+    expect(parameter(operations.listPets, 'limit')).toMatchObject({
+      in: 'query',
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
+    expect(parameter(operations.listPets, 'limit')?.required).toBeUndefined();
+  });
+
+  test('status: optional enum of the pet statuses', () => {
+    expect(parameter(operations.listPets, 'status')).toMatchObject({
+      in: 'query',
+      schema: { type: 'string', enum: [...PET_STATUSES] },
+    });
+    expect(parameter(operations.listPets, 'status')?.required).toBeUndefined();
+  });
+
+  test('cursor: optional string', () => {
+    expect(parameter(operations.listPets, 'cursor')).toMatchObject({
+      in: 'query',
+      schema: { type: 'string' },
+    });
+  });
+
+  test('petId: required integer int64 from 1', () => {
+    expect(parameter(operations.getPet, 'petId')).toMatchObject({
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_INTEGER_ID },
+    });
+  });
+
+  test('Idempotency-Key: optional request header of createPet', () => {
+    const key = parameter(operations.createPet, 'Idempotency-Key');
+    expect(key).toMatchObject({ in: 'header', schema: { type: 'string' } });
+    expect(key?.required).toBeUndefined();
+    expect(key?.description).toMatch(/Idempotent-Replayed/);
+  });
+
+  test('X-Request-Id: optional request header of every operation', () => {
+    for (const [, operation] of allOperations) {
+      expect(parameter(operation, 'X-Request-Id')).toMatchObject({ in: 'header' });
+    }
+  });
+});
+
+describe('schemas', () => {
+  test('createPet takes a required NewPet body', () => {
+    expect(operations.createPet.requestBody).toMatchObject({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
+    });
+  });
+
+  test('NewPet: name 1..100, categoryId int64 1..2^53-1, status defaults to available', () => {
+    const newPet = componentSchema('NewPet');
+    expect(newPet.required).toEqual(['name', 'categoryId']);
+    expect(newPet.additionalProperties).toBe(false);
+    expect(property('NewPet', 'name')).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: PET_NAME_MAX_LENGTH,
+    });
+    expect(property('NewPet', 'categoryId')).toMatchObject({
+      type: 'integer',
+      format: 'int64',
+      minimum: 1,
+      maximum: 9007199254740991,
+    });
+    expect(property('NewPet', 'status')).toMatchObject({
+      type: 'string',
+      enum: ['available', 'pending', 'sold'],
+      default: 'available',
+    });
+  });
+
+  test('Pet: id, name, categoryId and status, all required', () => {
+    expect(componentSchema('Pet').required).toEqual(['id', 'name', 'categoryId', 'status']);
+    expect(property('Pet', 'id')).toMatchObject({ type: 'integer', format: 'int64', minimum: 1 });
+    expect(property('Pet', 'categoryId')).toMatchObject({ type: 'integer', format: 'int64' });
+  });
+
+  test('success bodies reference Pet', () => {
+    const body = (operation: OperationObject, status: string) =>
+      (operation.responses[status] as ResponseObject).content?.['application/json']?.schema;
+    expect(body(operations.listPets, '200')).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Pet' },
+    });
+    expect(body(operations.createPet, '201')).toEqual({ $ref: '#/components/schemas/Pet' });
+    expect(body(operations.getPet, '200')).toEqual({ $ref: '#/components/schemas/Pet' });
+  });
+
+  test('error bodies reference the one Error schema, narrowed to their codes', () => {
+    expect(componentSchema('Error').required).toEqual(['code', 'message', 'status']);
+    for (const [operationId, operation] of allOperations) {
+      const route = contract.pets[operationId as keyof typeof contract.pets];
+      for (const [status, response] of responsesOf(operation)) {
+        if (Number(status) < 400) continue;
+        const schema = response.content?.['application/json']?.schema as SchemaObject;
+        const zodSchema = (route.responses as Record<string, unknown>)[status] as z.AnyZodObject;
+        const zodCodes = zodSchema.shape.code.options;
+        expect(schema.allOf).toEqual([
+          { $ref: '#/components/schemas/Error' },
+          {
+            type: 'object',
+            properties: {
+              code: { type: 'string', enum: zodCodes },
+              status: { type: 'integer', enum: [Number(status)] },
+            },
+          },
+        ]);
+      }
+    }
+  });
+
+  test('the documented bounds are the bounds the zod schemas enforce', () => {
+    const limit = parameter(operations.listPets, 'limit')?.schema as SchemaObject;
+    const limitOk = (value: number) => ListPetsQuerySchema.safeParse({ limit: `${value}` }).success;
+    expect([limit.minimum, limit.maximum]).toEqual([PAGE_SIZE.min, PAGE_SIZE.max]);
+    expect([limitOk(PAGE_SIZE.min - 1), limitOk(PAGE_SIZE.min)]).toEqual([false, true]);
+    expect([limitOk(PAGE_SIZE.max), limitOk(PAGE_SIZE.max + 1)]).toEqual([true, false]);
+    expect(ListPetsQuerySchema.parse({}).limit).toBe(limit.default);
+
+    const name = property('NewPet', 'name');
+    const nameOk = (length: number) =>
+      NewPetSchema.safeParse({ name: '🐕'.repeat(length), categoryId: 1 }).success;
+    expect([nameOk(0), nameOk(1)]).toEqual([false, true]);
+    expect([nameOk(name.maxLength ?? 0), nameOk((name.maxLength ?? 0) + 1)]).toEqual([true, false]);
+    expect(NewPetSchema.safeParse({ name: ' \t', categoryId: 1 }).success).toBe(
+      new RegExp(name.pattern ?? '').test(' \t'),
+    );
+
+    const petId = parameter(operations.getPet, 'petId')?.schema as SchemaObject;
+    const petIdOk = (value: number) =>
+      contract.pets.getPet.pathParams.safeParse({ petId: `${value}` }).success;
+    expect([petIdOk((petId.minimum ?? 0) - 1), petIdOk(petId.minimum ?? 0)]).toEqual([false, true]);
+    expect(petIdOk(petId.maximum ?? 0)).toBe(true);
+  });
+});
+
+describe('response headers', () => {
+  test('every response of every operation carries the X-RateLimit-* headers and X-Request-Id', () => {
+    for (const [, operation] of allOperations) {
+      for (const [, response] of responsesOf(operation)) {
+        for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+          expect(header(response, name)).toMatchObject({
+            required: true,
+            schema: { type: 'integer' },
+          });
+        }
+        expect(header(response, 'X-RateLimit-Reset')?.description).toMatch(/Unix time in seconds/);
+        expect(header(response, 'X-Request-Id')).toMatchObject({ schema: { type: 'string' } });
+      }
+    }
+  });
+
+  test('the headers are defined once, in components.headers', () => {
+    for (const [, operation] of allOperations) {
+      for (const [, response] of responsesOf(operation)) {
+        for (const value of Object.values(response.headers ?? {})) {
+          expect(value).toEqual({ $ref: expect.stringMatching(/^#\/components\/headers\//) });
+        }
+      }
+    }
+  });
+
+  test('429 carries Retry-After in whole seconds', () => {
+    for (const [, operation] of allOperations) {
+      const response = operation.responses['429'] as ResponseObject;
+      expect(header(response, 'Retry-After')).toMatchObject({
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
+      });
+    }
+  });
+
+  test('401 carries the WWW-Authenticate challenge', () => {
+    for (const [, operation] of allOperations) {
+      expect(header(operation.responses['401'], 'WWW-Authenticate')?.example).toMatch(
+        /^Bearer realm="animal-store"/,
+      );
+    }
+  });
+
+  test('listPets 200 may carry Link rel="next"; no other listPets response does', () => {
+    for (const [status, response] of responsesOf(operations.listPets)) {
+      const link = header(response, 'Link');
+      if (status === '200') {
+        expect(link?.description).toMatch(/rel="next"/);
+        expect(link?.required).toBeUndefined();
+      } else expect(link).toBeUndefined();
+    }
+  });
+
+  test('createPet 201 carries Location and may carry Idempotent-Replayed', () => {
+    const created = operations.createPet.responses['201'] as ResponseObject;
+    expect(header(created, 'Location')).toMatchObject({ required: true, example: '/v1/pets/42' });
+    expect(header(created, 'Idempotent-Replayed')).toMatchObject({
+      schema: { type: 'string', enum: ['true'] },
+    });
+  });
+
+  test('every getPet response carries Deprecation, Sunset and Link rel="successor-version"', () => {
+    for (const [, response] of responsesOf(operations.getPet)) {
+      expect(header(response, 'Deprecation')).toMatchObject({
+        required: true,
+        example: '@1735689600',
+      });
+      expect(header(response, 'Sunset')).toMatchObject({
+        required: true,
+        example: 'Thu, 05 Dec 2030 00:00:00 GMT',
+      });
+      expect(header(response, 'Link')).toMatchObject({
+        required: true,
+        example: '</v1/pets>; rel="successor-version"',
+      });
+    }
+    for (const [, operation] of [operations.listPets, operations.createPet].entries()) {
+      for (const [, response] of responsesOf(operation)) {
+        expect(header(response, 'Deprecation')).toBeUndefined();
+      }
+    }
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Type-level tests: what ts-rest infers from the contract for clients and servers. They are
+ * checked by `pnpm typecheck` (tsc includes the tests); at run time `expectTypeOf` does nothing.
+ */
+import type {
+  ClientInferRequest,
+  ClientInferResponseBody,
+  ClientInferResponses,
+  ServerInferRequest,
+  ServerInferResponseBody,
+  ServerInferResponses,
+} from '@ts-rest/core';
+import { describe, expectTypeOf, test } from 'vitest';
+import type { contract, ErrorBody, ErrorDetail, NewPet, Pet, PetStatus } from './index.js';
+import { type BuildOpenApiDocumentOptions, buildOpenApiDocument } from './openapi.js';
+
+type Routes = typeof contract.pets;
+type ListPets = Routes['listPets'];
+type CreatePet = Routes['createPet'];
+type GetPet = Routes['getPet'];
+
+type ErrorWith<Code extends ErrorBody['code']> = {
+  code: Code;
+  message: string;
+  status: number;
+  details?: ErrorDetail[] | undefined;
+};
+
+describe('exported types', () => {
+  test('Pet, NewPet and PetStatus', () => {
+    expectTypeOf<PetStatus>().toEqualTypeOf<'available' | 'pending' | 'sold'>();
+    expectTypeOf<Pet>().toEqualTypeOf<{
+      id: number;
+      name: string;
+      categoryId: number;
+      status: PetStatus;
+    }>();
+    expectTypeOf<NewPet>().toEqualTypeOf<{
+      name: string;
+      categoryId: number;
+      status?: PetStatus | undefined;
+    }>();
+  });
+});
+
+describe('client', () => {
+  test('listPets: query is optional limit (number or text), status and cursor', () => {
+    expectTypeOf<ClientInferRequest<ListPets>['query']>().toEqualTypeOf<{
+      limit?: string | number | undefined;
+      status?: PetStatus | undefined;
+      cursor?: string | undefined;
+    }>();
+    expectTypeOf<ClientInferRequest<ListPets>>().not.toHaveProperty('body');
+    expectTypeOf<ClientInferResponseBody<ListPets, 200>>().toEqualTypeOf<Pet[]>();
+    expectTypeOf<ClientInferResponseBody<ListPets, 400>>().toEqualTypeOf<
+      ErrorWith<'validation_failed'>
+    >();
+  });
+
+  test('createPet: body is NewPet (name: string, categoryId: number, status optional)', () => {
+    type Body = ClientInferRequest<CreatePet>['body'];
+    expectTypeOf<Body>().toEqualTypeOf<NewPet>();
+    expectTypeOf<Body['name']>().toEqualTypeOf<string>();
+    expectTypeOf<Body['categoryId']>().toEqualTypeOf<number>();
+    expectTypeOf<Body>().toHaveProperty('status').toEqualTypeOf<PetStatus | undefined>();
+    expectTypeOf<{ name: string; categoryId: number }>().toExtend<Body>();
+    expectTypeOf<{ name: string }>().not.toExtend<Body>();
+    expectTypeOf<ClientInferRequest<CreatePet>['headers']>().toEqualTypeOf<{
+      'idempotency-key'?: string | undefined;
+    }>();
+  });
+
+  test('createPet: 201 body is Pet; 400 and 409 bodies carry their codes', () => {
+    expectTypeOf<ClientInferResponseBody<CreatePet, 201>>().toEqualTypeOf<Pet>();
+    expectTypeOf<ClientInferResponseBody<CreatePet, 400>>().toEqualTypeOf<
+      ErrorWith<'validation_failed' | 'malformed_json'>
+    >();
+    expectTypeOf<
+      ClientInferResponseBody<CreatePet, 409>['code']
+    >().toEqualTypeOf<'idempotency_key_reused'>();
+  });
+
+  test('getPet: petId path param; 200 body is Pet; 404 body code is not_found', () => {
+    expectTypeOf<ClientInferRequest<GetPet>['params']>().toEqualTypeOf<{
+      petId: string | number;
+    }>();
+    expectTypeOf<ClientInferResponseBody<GetPet, 200>>().toEqualTypeOf<Pet>();
+    expectTypeOf<ClientInferResponseBody<GetPet, 404>['code']>().toEqualTypeOf<'not_found'>();
+  });
+
+  test('every operation declares exactly its statuses (strict status codes)', () => {
+    expectTypeOf<ClientInferResponses<ListPets>['status']>().toEqualTypeOf<
+      200 | 400 | 401 | 429 | 500 | 503
+    >();
+    expectTypeOf<ClientInferResponses<CreatePet>['status']>().toEqualTypeOf<
+      201 | 400 | 401 | 409 | 413 | 415 | 429 | 500 | 503
+    >();
+    expectTypeOf<ClientInferResponses<GetPet>['status']>().toEqualTypeOf<
+      200 | 401 | 404 | 429 | 500 | 503
+    >();
+  });
+
+  test('shared errors: 401 unauthorized; 429 rate_limited or temporarily_banned', () => {
+    expectTypeOf<ClientInferResponseBody<GetPet, 401>['code']>().toEqualTypeOf<'unauthorized'>();
+    expectTypeOf<ClientInferResponseBody<ListPets, 429>['code']>().toEqualTypeOf<
+      'rate_limited' | 'temporarily_banned'
+    >();
+    expectTypeOf<
+      ClientInferResponseBody<CreatePet, 500>['code']
+    >().toEqualTypeOf<'internal_error'>();
+    expectTypeOf<
+      ClientInferResponseBody<CreatePet, 503>['code']
+    >().toEqualTypeOf<'service_unavailable'>();
+  });
+});
+
+describe('server', () => {
+  test('requests arrive parsed: limit a number with its default, petId a number, status set', () => {
+    expectTypeOf<ServerInferRequest<ListPets>['query']>().toEqualTypeOf<{
+      limit: number;
+      status?: PetStatus | undefined;
+      cursor?: string | undefined;
+    }>();
+    expectTypeOf<ServerInferRequest<GetPet>['params']>().toEqualTypeOf<{ petId: number }>();
+    expectTypeOf<ServerInferRequest<CreatePet>['body']>().toEqualTypeOf<{
+      name: string;
+      categoryId: number;
+      status: PetStatus;
+    }>();
+    expectTypeOf<ServerInferRequest<CreatePet>['headers']>().toHaveProperty('idempotency-key');
+  });
+
+  test('handlers return a declared status with its body, 404 included', () => {
+    type GetPetResponse = ServerInferResponses<GetPet>;
+    expectTypeOf<{ status: 200; body: Pet }>().toExtend<GetPetResponse>();
+    expectTypeOf<{
+      status: 404;
+      body: { code: 'not_found'; message: string; status: 404 };
+    }>().toExtend<GetPetResponse>();
+    expectTypeOf<{
+      status: 404;
+      body: { code: 'unauthorized'; message: string; status: 404 };
+    }>().not.toExtend<GetPetResponse>();
+    expectTypeOf<{ status: 400; body: unknown }>().not.toExtend<GetPetResponse>();
+    expectTypeOf<ServerInferResponseBody<CreatePet, 201>>().toEqualTypeOf<Pet>();
+    expectTypeOf<ServerInferResponses<CreatePet, 201>>().toEqualTypeOf<{
+      status: 201;
+      body: Pet;
+    }>();
+  });
+});
+
+describe('openapi', () => {
+  test('buildOpenApiDocument takes an optional serverUrl', () => {
+    expectTypeOf(buildOpenApiDocument)
+      .parameter(0)
+      .toEqualTypeOf<BuildOpenApiDocumentOptions | undefined>();
+    expectTypeOf<BuildOpenApiDocumentOptions>().toEqualTypeOf<{ serverUrl?: string }>();
+    expectTypeOf(buildOpenApiDocument).returns.toHaveProperty('paths');
+  });
+});

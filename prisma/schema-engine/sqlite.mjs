@@ -1,0 +1,335 @@
+// @ts-check
+/**
+ * SQLite through `@prisma/adapter-libsql`: the driver adapter both the server's Prisma client
+ * and the wasm schema engine use, and the schema engine's SQLite flavor, which closes the gaps
+ * between the wasm engine and Prisma's native one.
+ *
+ * @import { IsolationLevel, SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils'
+ * @import { DatabaseFlavor } from './wasm-engine.mjs'
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { PrismaLibSql } from '@prisma/adapter-libsql';
+import { DriverAdapterError } from '@prisma/driver-adapter-utils';
+import { EngineError } from './engine-error.mjs';
+
+/** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+// The engine's own DDL, as it runs it when applyMigrations finds no history table.
+const MIGRATIONS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+);`;
+
+/**
+ * The absolute path of the database file a `file:` URL names, or null for an in-memory database.
+ * Relative paths resolve against the working directory, as libsql resolves them.
+ * @param {string} url
+ * @returns {string | null}
+ */
+export function sqliteDatabaseFile(url) {
+  const location = url.slice('file:'.length).split('?')[0] ?? '';
+  if (location === '' || location.startsWith(':memory:')) return null;
+  // file:///abs/path and file://localhost/abs/path both name /abs/path.
+  const path = location.startsWith('//') ? location.slice(location.indexOf('/', 2)) : location;
+  return resolve(decodeURIComponent(path));
+}
+
+/** @param {string} sql */
+const statement = (sql) => ({ sql, args: [], argTypes: [] });
+
+/** A FIFO lock: `await acquire()` resolves to its `release` function. */
+function createLock() {
+  let tail = Promise.resolve();
+  return async () => {
+    /** @type {() => void} */
+    let release = () => {};
+    const released = new Promise((resolve) => {
+      release = () => resolve(undefined);
+    });
+    const previous = tail;
+    tail = tail.then(() => released);
+    await previous;
+    return release;
+  };
+}
+
+/**
+ * Runs transactions on the adapter's own connection, while other queries wait.
+ *
+ * libsql's `transaction()` hands its connection to the transaction and opens a new one for
+ * whatever comes next; the old one is only closed by the garbage collector, so every Prisma
+ * transaction leaked a connection (file descriptors, ~170 kB of native memory, and a fresh
+ * empty database for `:memory:`). `BEGIN IMMEDIATE` takes the write lock up front, waiting up
+ * to the busy timeout, where a deferred transaction that reads first can fail with SQLITE_BUSY
+ * at once when it starts writing while another process writes.
+ * @param {SqlDriverAdapter} connection
+ * @returns {SqlDriverAdapter}
+ */
+function transactingInPlace(connection) {
+  const acquire = createLock();
+  /**
+   * @template T
+   * @param {() => Promise<T>} work
+   */
+  const exclusively = async (work) => {
+    const release = await acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+
+  /**
+   * @param {IsolationLevel} [isolationLevel]
+   * @returns {Promise<Transaction>}
+   */
+  const startTransaction = async (isolationLevel) => {
+    if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
+      throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
+    }
+    const release = await acquire();
+    try {
+      await connection.executeRaw(statement('BEGIN IMMEDIATE'));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    let open = true;
+    /** @param {'COMMIT' | 'ROLLBACK'} sql */
+    const end = async (sql) => {
+      if (!open) return;
+      open = false;
+      try {
+        await connection.executeRaw(statement(sql));
+      } catch (error) {
+        // Never hand the connection on inside a transaction. (SQLite may have rolled back
+        // already, in which case ROLLBACK fails harmlessly.)
+        await connection.executeRaw(statement('ROLLBACK')).catch(() => {});
+        if (sql === 'COMMIT') throw error;
+      } finally {
+        release();
+      }
+    };
+    /** @param {string} sql */
+    const run = async (sql) => {
+      await connection.executeRaw(statement(sql));
+    };
+    return {
+      provider: connection.provider,
+      adapterName: connection.adapterName,
+      // Prisma leaves COMMIT and ROLLBACK to commit() and rollback().
+      options: { usePhantomQuery: true },
+      queryRaw: (query) => connection.queryRaw(query),
+      executeRaw: (query) => connection.executeRaw(query),
+      commit: () => end('COMMIT'),
+      rollback: () => end('ROLLBACK'),
+      createSavepoint: (name) => run(`SAVEPOINT ${name}`),
+      rollbackToSavepoint: (name) => run(`ROLLBACK TO ${name}`),
+      releaseSavepoint: (name) => run(`RELEASE SAVEPOINT ${name}`),
+    };
+  };
+
+  return {
+    provider: connection.provider,
+    adapterName: connection.adapterName,
+    queryRaw: (query) => exclusively(() => connection.queryRaw(query)),
+    executeRaw: (query) => exclusively(() => connection.executeRaw(query)),
+    executeScript: (script) => exclusively(() => connection.executeScript(script)),
+    startTransaction,
+    dispose: () => connection.dispose(),
+  };
+}
+
+/**
+ * The SQLite driver adapter for Prisma: libsql with a busy timeout and in-place transactions.
+ * @param {string} url a `file:` URL
+ * @param {object} [options]
+ * @param {boolean} [options.writeAheadLog] switch the database to WAL mode on connect, so readers
+ *   and a second process do not block on writers, with every commit synced to disk
+ * @returns {SqlMigrationAwareDriverAdapterFactory}
+ */
+export function sqliteAdapterFactory(url, { writeAheadLog = false } = {}) {
+  const libsql = new PrismaLibSql({ url, timeout: BUSY_TIMEOUT_MS });
+
+  /** @param {SqlDriverAdapter} connection */
+  const prepared = async (connection) => {
+    if (writeAheadLog) {
+      const { rows } = await connection.queryRaw(statement('PRAGMA journal_mode = WAL'));
+      const mode = String(rows[0]?.[0]);
+      if (mode !== 'wal' && mode !== 'memory') {
+        await connection.dispose();
+        throw new Error(`SQLite database ${url} refused WAL mode; its journal mode is "${mode}".`);
+      }
+      // FULL (libsql's default, made explicit): a commit is on disk before it is acknowledged.
+      await connection.executeRaw(statement('PRAGMA synchronous = FULL'));
+    }
+    return transactingInPlace(connection);
+  };
+
+  return {
+    provider: 'sqlite',
+    adapterName: libsql.adapterName,
+    connect: async () => prepared(await libsql.connect()),
+    // libsql's shadow database is a fresh `:memory:` database on every connection.
+    connectToShadowDb: async () => prepared(await libsql.connectToShadowDb()),
+  };
+}
+
+/**
+ * Whether `sql` holds more than one statement. libsql's `execute` silently runs only the first
+ * statement of a script, so those must go through `executeScript`. Quotes and comments are
+ * skipped; when in doubt (a trigger body, say) this answers true, which is always safe.
+ * @param {string} sql
+ */
+export function hasSeveralStatements(sql) {
+  let statementEnded = false;
+  for (let i = 0; i < sql.length; i++) {
+    const char = sql[i] ?? '';
+    const closingQuote = { "'": "'", '"': '"', '`': '`', '[': ']' }[char];
+    if (closingQuote) {
+      if (statementEnded) return true;
+      const end = sql.indexOf(closingQuote, i + 1);
+      if (end === -1) return false;
+      i = end;
+    } else if (sql.startsWith('--', i)) {
+      const end = sql.indexOf('\n', i);
+      if (end === -1) return false;
+      i = end;
+    } else if (sql.startsWith('/*', i)) {
+      const end = sql.indexOf('*/', i + 2);
+      if (end === -1) return false;
+      i = end + 1;
+    } else if (char === ';') {
+      statementEnded = true;
+    } else if (statementEnded && !/\s/.test(char)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Runs multi-statement scripts that arrive through `executeRaw` (the engine does this when it
+ * replays migrations on the shadow database) as scripts.
+ * @param {SqlDriverAdapter} connection
+ * @returns {SqlDriverAdapter}
+ */
+function runningScriptsWhole(connection) {
+  return {
+    ...connection,
+    executeRaw: async (/** @type {SqlQuery} */ query) => {
+      if (query.args.length > 0 || !hasSeveralStatements(query.sql)) {
+        return connection.executeRaw(query);
+      }
+      await connection.executeScript(query.sql);
+      return 0;
+    },
+  };
+}
+
+/** @param {string} identifier */
+function quoteIdentifier(identifier) {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/**
+ * @param {string} url a `file:` URL
+ * @returns {DatabaseFlavor}
+ */
+export function sqliteFlavor(url) {
+  const adapters = sqliteAdapterFactory(url);
+  const databaseFile = sqliteDatabaseFile(url);
+  /** @type {SqlDriverAdapter[]} */
+  const connections = [];
+
+  /** @param {() => Promise<SqlDriverAdapter>} connect */
+  const tracked = async (connect) => {
+    const connection = runningScriptsWhole(await connect());
+    connections.push(connection);
+    return connection;
+  };
+
+  /**
+   * @template T
+   * @param {(connection: SqlDriverAdapter) => Promise<T>} work
+   */
+  const withConnection = async (work) => {
+    const connection = await adapters.connect();
+    try {
+      return await work(connection);
+    } finally {
+      await connection.dispose();
+    }
+  };
+
+  return {
+    adapterFactory: {
+      provider: adapters.provider,
+      adapterName: adapters.adapterName,
+      connect: () => tracked(() => adapters.connect()),
+      connectToShadowDb: () => tracked(() => adapters.connectToShadowDb()),
+    },
+
+    // The wasm engine fails with "no such table: _prisma_migrations" where the native one
+    // treats a missing history table as an empty history.
+    ensureMigrationsTable: () =>
+      withConnection(async (connection) => {
+        await connection.executeScript(MIGRATIONS_TABLE_DDL);
+      }),
+
+    // The wasm engine's SQLite reset only deletes rows; `migrate reset` must leave an empty
+    // database, so every table and view goes. Only `sqlite_sequence` (AUTOINCREMENT's table)
+    // cannot be dropped, and the engine counts it as a non-empty schema (P3005), so the reset
+    // database gets an empty migration history, which is what it has.
+    reset: ({ filter }) =>
+      withConnection(async (connection) => {
+        const { rows } = await connection.queryRaw(
+          statement(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('view', 'table') AND name NOT LIKE 'sqlite_%' ORDER BY type DESC",
+          ),
+        );
+        const drops = rows
+          .map(([type, name]) => ({ type: String(type), name: String(name) }))
+          .filter(({ name }) => !filter.externalTables.includes(name))
+          .map(({ type, name }) => `DROP ${type.toUpperCase()} ${quoteIdentifier(name)};`);
+        await connection.executeScript(
+          [
+            'PRAGMA foreign_keys = OFF;',
+            ...drops,
+            'PRAGMA foreign_keys = ON;',
+            MIGRATIONS_TABLE_DDL,
+          ].join('\n'),
+        );
+      }),
+
+    assertDatabaseExists: async () => {
+      if (databaseFile !== null && !existsSync(databaseFile)) {
+        throw new EngineError(
+          `Database \`${basename(databaseFile)}\` does not exist at \`${databaseFile}\``,
+          'P1003',
+        );
+      }
+    },
+
+    createDatabase: async () => {
+      if (databaseFile === null) return { databaseName: ':memory:' };
+      mkdirSync(dirname(databaseFile), { recursive: true });
+      // Opening the file is what creates it.
+      await withConnection(async () => {});
+      return { databaseName: basename(databaseFile) };
+    },
+
+    close: async () => {
+      for (const connection of connections.splice(0)) await connection.dispose();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hasSeveralStatements, sqliteDatabaseFile } from './sqlite.mjs';
+
+describe('hasSeveralStatements', () => {
+  it.each([
+    'CREATE TABLE a (x INTEGER)',
+    'CREATE TABLE a (x INTEGER);',
+    'CREATE TABLE a (x INTEGER);\n\n-- a trailing comment; still one\n/* and ; another */  \n',
+    "INSERT INTO a VALUES ('x;y')",
+    'SELECT "odd;name", [other;name], `third;name` FROM a;',
+  ])('one statement: %j', (sql) => {
+    expect(hasSeveralStatements(sql)).toBe(false);
+  });
+
+  it.each([
+    'CREATE TABLE a (x INTEGER); CREATE TABLE b (y INTEGER);',
+    'PRAGMA foreign_keys=OFF;\nDROP TABLE "a";',
+    'CREATE TABLE a (x INTEGER);\n-- next\nINSERT INTO a VALUES (1);',
+    "SELECT 1; 'x'",
+    'CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM b; END;',
+  ])('several statements: %j', (sql) => {
+    expect(hasSeveralStatements(sql)).toBe(true);
+  });
+});
+
+describe('sqliteDatabaseFile', () => {
+  it('resolves file: URLs the way libsql opens them', () => {
+    expect(sqliteDatabaseFile('file:/data/pets.db')).toBe('/data/pets.db');
+    expect(sqliteDatabaseFile('file:///data/pets.db')).toBe('/data/pets.db');
+    expect(sqliteDatabaseFile('file://localhost/data/pets.db')).toBe('/data/pets.db');
+    expect(sqliteDatabaseFile('file:./dev.db')).toBe(resolve('dev.db'));
+    expect(sqliteDatabaseFile('file:dev.db?cache=private')).toBe(resolve('dev.db'));
+    expect(sqliteDatabaseFile('file::memory:')).toBeNull();
+  });
+});

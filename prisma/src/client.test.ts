@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPrismaClient, type DatabaseClient } from './client.js';
+import { migrateDatabase } from './migrate.js';
+
+const WRITER = fileURLToPath(new URL('./test-fixtures/write-pets.mjs', import.meta.url));
+
+let folder: string;
+let databaseUrl: string;
+let db: DatabaseClient;
+
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'db-client-'));
+  databaseUrl = `file:${join(folder, 'test.db')}`;
+  await migrateDatabase(databaseUrl);
+  db = createPrismaClient(databaseUrl);
+});
+
+afterEach(async () => {
+  await db.$disconnect();
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** Runs the writer fixture; `onId` sees each acknowledged id as it is printed. */
+function startWriter(count: number, name: string, onId: (id: number) => void = () => {}) {
+  const child = spawn(process.execPath, [WRITER, databaseUrl, String(count), name], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  createInterface({ input: child.stdout as NonNullable<ChildProcess['stdout']> }).on(
+    'line',
+    (line) => onId(Number(line)),
+  );
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+  return { child, exited };
+}
+
+describe('createPrismaClient', () => {
+  it('creates and reads pets, with ids growing in creation order and never reused', async () => {
+    const rex = await db.pet.create({
+      data: { name: 'Rex', categoryId: 9_007_199_254_740_991n, status: 'available' },
+    });
+    const tom = await db.pet.create({ data: { name: 'Tom', categoryId: 2n, status: 'sold' } });
+    await db.pet.delete({ where: { id: tom.id } });
+    const kit = await db.pet.create({ data: { name: 'Kit', categoryId: 3n, status: 'available' } });
+
+    expect(tom.id).toBeGreaterThan(rex.id);
+    expect(kit.id).toBeGreaterThan(tom.id);
+    expect(await db.pet.findUnique({ where: { id: rex.id } })).toMatchObject({
+      name: 'Rex',
+      categoryId: 9_007_199_254_740_991n,
+      status: 'available',
+      createdAt: expect.any(Date),
+    });
+    const available = await db.pet.findMany({
+      where: { status: 'available' },
+      orderBy: { id: 'asc' },
+    });
+    expect(available.map((pet) => pet.name)).toEqual(['Rex', 'Kit']);
+  });
+
+  it('keeps idempotency records and server secrets', async () => {
+    const pet = await db.pet.create({ data: { name: 'Rex', categoryId: 1n, status: 'available' } });
+    const claim = { scope: 'createPet', key: 'k-1', requestHash: 'h', petId: pet.id };
+    await db.idempotencyRecord.create({ data: claim });
+    await expect(db.idempotencyRecord.create({ data: claim })).rejects.toMatchObject({
+      code: 'P2002',
+    });
+    const upsert = (value: string) =>
+      db.serverSecret.upsert({
+        where: { name: 'cursor-key' },
+        create: { name: 'cursor-key', value },
+        update: {},
+      });
+    await upsert('first');
+    expect((await upsert('second')).value).toBe('first');
+  });
+
+  it('runs SQLite in WAL mode, syncing every commit, with a busy timeout', async () => {
+    expect(await db.$queryRawUnsafe('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    expect(await db.$queryRawUnsafe('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
+    const [busy] = await db.$queryRawUnsafe<[{ timeout: number }]>('PRAGMA busy_timeout');
+    expect(busy.timeout).toBeGreaterThan(0);
+  });
+
+  it('rolls back a failed transaction and goes on', async () => {
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.pet.create({ data: { name: 'Ghost', categoryId: 1n, status: 'available' } });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await db.$transaction(async (tx) => {
+      await tx.pet.create({ data: { name: 'Rex', categoryId: 1n, status: 'available' } });
+    });
+    expect((await db.pet.findMany()).map((pet) => pet.name)).toEqual(['Rex']);
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('does not leak a connection per transaction', async () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    await db.pet.count();
+    const before = openFiles();
+    for (let i = 0; i < 200; i++) {
+      await db.$transaction(async (tx) => {
+        await tx.pet.create({ data: { name: `p${i}`, categoryId: 1n, status: 'available' } });
+      });
+    }
+    expect(openFiles() - before).toBeLessThan(10);
+  });
+
+  it('shares the database with another process without SQLITE_BUSY', async () => {
+    const writers = [startWriter(100, 'a'), startWriter(100, 'b')];
+    for (let i = 0; i < 50; i++) {
+      await db.$transaction(async (tx) => {
+        await tx.pet.count();
+        await tx.pet.create({ data: { name: `c-${i}`, categoryId: 1n, status: 'available' } });
+      });
+    }
+    for (const { exited } of writers) expect(await exited).toEqual({ code: 0, stderr: '' });
+    expect(await db.pet.count()).toBe(250);
+  });
+
+  it('keeps every acknowledged commit when the writing process is killed', async () => {
+    const acknowledged: number[] = [];
+    const writer = startWriter(100_000, 'durable', (id) => {
+      acknowledged.push(id);
+      if (acknowledged.length === 200) writer.child.kill('SIGKILL');
+    });
+    expect((await writer.exited).code).toBeNull();
+
+    const stored = await db.pet.findMany({
+      where: { id: { in: acknowledged } },
+      select: { id: true },
+    });
+    expect(stored).toHaveLength(acknowledged.length);
+  });
+
+  it('refuses URLs it has no adapter for', () => {
+    expect(() => createPrismaClient('postgresql://localhost/pets')).toThrow('not supported yet');
+    expect(() => createPrismaClient('postgres://localhost/pets')).toThrow('not supported yet');
+    expect(() => createPrismaClient('mysql://localhost/pets')).toThrow('Unsupported database URL');
+  });
+});

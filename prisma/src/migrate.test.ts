@@ -1,0 +1,82 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@libsql/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrateDatabase } from './migrate.js';
+
+const MIGRATIONS = fileURLToPath(new URL('../sqlite/migrations', import.meta.url));
+const committedMigrations = readdirSync(MIGRATIONS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+let folder: string;
+
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'db-migrate-'));
+});
+
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function inspect(file: string) {
+  const client = createClient({ url: `file:${file}` });
+  try {
+    const tables = await client.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    const history = await client.execute(
+      'SELECT migration_name, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name',
+    );
+    return {
+      tables: tables.rows.map((row) => row.name),
+      history: history.rows.map((row) => ({ name: row.migration_name, finished: row.finished })),
+    };
+  } finally {
+    client.close();
+  }
+}
+
+describe('migrateDatabase', () => {
+  it('creates the database file and its folders, and applies every committed migration', async () => {
+    const file = join(folder, 'not', 'yet', 'there.db');
+    await migrateDatabase(`file:${file}`);
+
+    expect(existsSync(file)).toBe(true);
+    expect(await inspect(file)).toEqual({
+      tables: ['_prisma_migrations', 'idempotency_records', 'pets', 'server_secrets'],
+      history: committedMigrations.map((name) => ({ name, finished: 1 })),
+    });
+  });
+
+  it('is idempotent and keeps the data', async () => {
+    const file = join(folder, 'twice.db');
+    await migrateDatabase(`file:${file}`);
+    const client = createClient({ url: `file:${file}` });
+    await client.execute(
+      "INSERT INTO pets (name, category_id, status, created_at) VALUES ('Rex', 1, 'available', '2024-01-01T00:00:00.000+00:00')",
+    );
+    client.close();
+
+    const before = await inspect(file);
+    await migrateDatabase(`file:${file}`);
+    await migrateDatabase(`file:${file}`);
+    expect(await inspect(file)).toEqual(before);
+
+    const after = createClient({ url: `file:${file}` });
+    expect((await after.execute('SELECT name FROM pets')).rows.map((row) => row.name)).toEqual([
+      'Rex',
+    ]);
+    after.close();
+  });
+
+  it('refuses URLs it has no adapter for', async () => {
+    await expect(migrateDatabase('postgresql://localhost/pets')).rejects.toThrow(
+      'not supported yet',
+    );
+  });
+});

@@ -1,0 +1,20 @@
+import { copyFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { defineConfig } from 'tsup';
+
+// The schema engine's wasm, which migrateDatabase loads from beside the bundle, so that the
+// built (and deployed) package needs no Prisma CLI. See schema-engine/wasm-engine.mjs.
+const ENGINE_WASM = 'schema_engine_bg.wasm';
+const prismaCli = dirname(createRequire(import.meta.url).resolve('prisma/package.json'));
+
+export default defineConfig({
+  // The generated client and the schema-engine loader are bundled in; packages stay external.
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  onSuccess: () => copyFile(join(prismaCli, 'build', ENGINE_WASM), join('dist', ENGINE_WASM)),
+});
