@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/main.ts'],
+  entry: { main: 'src/main.ts', keys: 'src/keys/cli.ts' },
   format: ['esm'],
   sourcemap: true,
   clean: true,

@@ -1,4 +1,4 @@
-export type { IdempotencyRecord, Pet, ServerSecret } from '../generated/sqlite/client.js';
+export type { ApiKey, IdempotencyRecord, Pet, ServerSecret } from '../generated/sqlite/client.js';
 export { Prisma } from '../generated/sqlite/client.js';
 export { createPrismaClient, type DatabaseClient } from './client.js';
 export { migrateDatabase } from './migrate.js';

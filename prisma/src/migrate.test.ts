@@ -48,7 +48,7 @@ describe('migrateDatabase', () => {
 
     expect(existsSync(file)).toBe(true);
     expect(await inspect(file)).toEqual({
-      tables: ['_prisma_migrations', 'idempotency_records', 'pets', 'server_secrets'],
+      tables: ['_prisma_migrations', 'api_keys', 'idempotency_records', 'pets', 'server_secrets'],
       history: committedMigrations.map((name) => ({ name, finished: 1 })),
     });
   });

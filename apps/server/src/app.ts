@@ -3,10 +3,13 @@ import type { DatabaseClient } from '@animal-store/db';
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import type { Admission } from './access/admission.js';
+import { requireApiKey } from './access/authentication.js';
+import { callerOf } from './access/caller.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
 import { requestIdFor } from './http/request-id.js';
-import { type KnownRoute, routeGuard } from './http/route-guard.js';
+import { type KnownRoute, onlyOn, routeGuard } from './http/route-guard.js';
 import type { Logger } from './logger.js';
 import { apiDocsRoutes, DOCS_PATH, OPENAPI_PATH } from './operations/api-docs.js';
 import { healthRoutes } from './operations/health.js';
@@ -18,8 +21,12 @@ import { loadServerSecret } from './server-secrets.js';
 export interface AppDeps {
   db: DatabaseClient;
   logger: Logger;
+  /** Rate limiting and caller identification, shared with the HTTP server's parser-error path. */
+  admission: Admission;
   /** Origin used for absolute URLs in `Link` headers; defaults to the request's own. */
   publicUrl?: string | undefined;
+  /** Express `trust proxy`: whether `X-Forwarded-For` names the client. Off by default. */
+  trustProxy?: boolean | number | string;
   /** Check every response against the contract (development and tests). */
   validateResponses?: boolean;
 }
@@ -36,6 +43,8 @@ const SITE_ROUTES: KnownRoute[] = [
   { method: 'GET', path: DOCS_PATH },
   { method: 'GET', path: `${DOCS_PATH}/assets/:file` },
 ];
+
+const GET_PET_ROUTE: KnownRoute[] = [contract.pets.getPet];
 
 /** Runs `load` once it succeeds; a failure (say, the database was down) is retried on the next call. */
 function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
@@ -59,6 +68,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy ?? false);
 
   app.use(
     pinoHttp({
@@ -70,11 +80,11 @@ export function createApp(deps: AppDeps): Express {
       },
     }),
   );
-  app.use(deprecationHeaders);
-  // Seam: rate limiting (per key, else per IP) plugs in here, before routing.
+  app.use(onlyOn(GET_PET_ROUTE, deprecationHeaders));
+  app.use(deps.admission.middleware);
   app.use(routeGuard([...API_ROUTES, ...SITE_ROUTES]));
   app.use(healthRoutes(db), apiDocsRoutes(deps.publicUrl));
-  // Seam: authentication of `/v1` operations plugs in here, after routing and before validation.
+  app.use(onlyOn(API_ROUTES, requireApiKey));
 
   createExpressEndpoints(
     contract.pets,
@@ -84,7 +94,10 @@ export function createApp(deps: AppDeps): Express {
         async () => new PageCursorCodec(await loadServerSecret(db, 'page-cursor-key')),
       ),
       publicUrl: deps.publicUrl,
-      idempotencyScope: () => 'anonymous',
+      idempotencyScope: (res) => {
+        const caller = callerOf(res.locals);
+        return caller.kind === 'key' ? caller.key.id : 'anonymous';
+      },
     }),
     app,
     {

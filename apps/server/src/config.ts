@@ -4,6 +4,15 @@ import { z } from 'zod';
 /** Where the embedded SQLite database lives when DATABASE_URL is not set: `<server package>/data/`. */
 const DEFAULT_DATABASE_FILE = fileURLToPath(new URL('../data/animal-store.db', import.meta.url));
 
+/** Express `trust proxy`: `true`/`false`, a hop count, or a list of trusted addresses/subnets. */
+const TrustProxySchema = z
+  .string()
+  .default('false')
+  .transform((value) => {
+    if (value === 'true' || value === 'false') return value === 'true';
+    return /^\d+$/.test(value) ? Number(value) : value;
+  });
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -16,6 +25,11 @@ const ConfigSchema = z.object({
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 });

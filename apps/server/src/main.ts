@@ -1,22 +1,23 @@
 import { createPrismaClient, migrateDatabase } from '@animal-store/db';
-import { createApp } from './app.js';
 import { loadConfig } from './config.js';
+import { createRateLimitStore } from './limits/create-store.js';
 import { createLogger } from './logger.js';
-import { closeGracefully, createHttpServer, listen } from './server.js';
+import { closeGracefully, createApiServer, listen } from './server.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL);
 
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL);
-const server = createHttpServer(
-  createApp({
-    db,
-    logger,
-    publicUrl: config.PUBLIC_URL,
-    validateResponses: config.NODE_ENV !== 'production',
-  }),
-);
+const rateLimits = createRateLimitStore(config.REDIS_URL, logger);
+const server = createApiServer({
+  db,
+  logger,
+  rateLimits,
+  publicUrl: config.PUBLIC_URL,
+  trustProxy: config.TRUST_PROXY,
+  validateResponses: config.NODE_ENV !== 'production',
+});
 await listen(server, config.PORT, config.HOST);
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -28,7 +29,7 @@ async function shutdown(signal: NodeJS.Signals) {
   stopping = true;
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
   await closeGracefully(server);
-  await db.$disconnect();
+  await Promise.all([db.$disconnect(), rateLimits.close()]);
   logger.info('stopped');
 }
 

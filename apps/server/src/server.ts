@@ -1,14 +1,42 @@
 import { createServer, type Server } from 'node:http';
-import type { Express } from 'express';
+import type { DatabaseClient } from '@animal-store/db';
+import { createAdmission } from './access/admission.js';
+import { createCallerResolver } from './access/caller.js';
+import { createApp } from './app.js';
 import { MAX_HEADER_BYTES } from './http/limits.js';
 import { answerParserError } from './http/parser-errors.js';
+import { createApiKeyStore } from './keys/api-key-store.js';
+import type { RateLimitStore } from './limits/rate-limit-store.js';
+import type { Logger } from './logger.js';
+
+export interface ApiServerDeps {
+  db: DatabaseClient;
+  logger: Logger;
+  rateLimits: RateLimitStore;
+  publicUrl?: string | undefined;
+  trustProxy?: boolean | number | string;
+  validateResponses?: boolean;
+  /** Epoch milliseconds; tests inject a clock to cross minutes and days. */
+  now?: () => number;
+}
 
 /** How long in-flight requests get to finish after a shutdown signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export function createHttpServer(app: Express): Server {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
-  server.on('clientError', answerParserError);
+/** The app behind a Node HTTP server, with requests the HTTP parser refuses answered too. */
+export function createApiServer(deps: ApiServerDeps): Server {
+  const admission = createAdmission({
+    resolveCaller: createCallerResolver(createApiKeyStore(deps.db)),
+    store: deps.rateLimits,
+    now: deps.now ?? Date.now,
+  });
+  const server = createServer(
+    { maxHeaderSize: MAX_HEADER_BYTES },
+    createApp({ ...deps, admission }),
+  );
+  server.on('clientError', (error: Error & { code?: string }, socket) => {
+    answerParserError(error, socket, admission.headersForRefusedRequest);
+  });
   return server;
 }
 

@@ -116,7 +116,7 @@ describe('Bodies and errors', () => {
     );
     const raw = await sendRaw(
       api.port,
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${api.apiKey}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(raw.status).toBe(415);
     expect(await petCount()).toBe(before);

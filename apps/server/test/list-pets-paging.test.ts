@@ -35,7 +35,9 @@ async function walk(path: string, onPage?: () => Promise<void>): Promise<Pet[][]
   const pages: Pet[][] = [];
   let url: string | undefined = `${api.baseUrl}${path}`;
   while (url) {
-    const res = await fetch(url.replace('https://pets.example.test', api.baseUrl));
+    const res = await fetch(url.replace('https://pets.example.test', api.baseUrl), {
+      headers: { authorization: `Bearer ${api.apiKey}` },
+    });
     expect(res.status).toBe(200);
     pages.push((await res.json()) as Pet[]);
     url = nextLink(res);

@@ -49,7 +49,7 @@ describe('Every response: X-Request-Id', () => {
       (entry) => (entry.req as { id?: string } | undefined)?.id === 'trace-me-42',
     );
     expect(line).toBeDefined();
-    expect(line?.res).toMatchObject({ statusCode: 200 });
+    expect(line?.res).toMatchObject({ statusCode: 401 });
     expect(JSON.stringify(logLines)).not.toContain('secret-key-value');
   });
 });

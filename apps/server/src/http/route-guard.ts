@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 
 export interface KnownRoute {
@@ -7,12 +7,7 @@ export interface KnownRoute {
   path: string;
 }
 
-interface PathMethods {
-  pattern: RegExp;
-  allowed: Set<string>;
-}
-
-/** The pattern Express-style `path` matches, `:name` standing for one segment (trailing slash allowed). */
+/** The pattern an Express-style `path` matches, `:name` standing for one segment (trailing slash allowed). */
 export function pathPattern(path: string): RegExp {
   const segments = path
     .split('/')
@@ -22,15 +17,26 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${segments.join('/')}/?$`);
 }
 
+interface PathMethods {
+  pattern: RegExp;
+  allowed: Set<string>;
+}
+
 function groupByPath(routes: readonly KnownRoute[]): PathMethods[] {
   const byPath = new Map<string, Set<string>>();
   for (const { method, path } of routes) {
     const allowed = byPath.get(path) ?? new Set<string>();
     allowed.add(method);
+    // Express answers HEAD with the GET handler.
     if (method === 'GET') allowed.add('HEAD');
     byPath.set(path, allowed);
   }
   return [...byPath].map(([path, allowed]) => ({ pattern: pathPattern(path), allowed }));
+}
+
+function matcher(routes: readonly KnownRoute[]): (req: Request) => PathMethods | undefined {
+  const paths = groupByPath(routes);
+  return (req) => paths.find(({ pattern }) => pattern.test(req.path));
 }
 
 /**
@@ -38,9 +44,9 @@ function groupByPath(routes: readonly KnownRoute[]): PathMethods[] {
  * before authentication runs, as the interface's order of checks requires.
  */
 export function routeGuard(routes: readonly KnownRoute[]): RequestHandler {
-  const paths = groupByPath(routes);
+  const match = matcher(routes);
   return (req, _res, next) => {
-    const known = paths.find(({ pattern }) => pattern.test(req.path));
+    const known = match(req);
     if (!known) {
       next(new ApiError('not_found', `No route matches ${req.path}.`));
     } else if (!known.allowed.has(req.method)) {
@@ -57,5 +63,17 @@ export function routeGuard(routes: readonly KnownRoute[]): RequestHandler {
     } else {
       next();
     }
+  };
+}
+
+/**
+ * Runs `handler` only for requests to one of `routes`. Matched by hand rather than mounted as
+ * an Express route, which would fail on an undecodable path parameter before running.
+ */
+export function onlyOn(routes: readonly KnownRoute[], handler: RequestHandler): RequestHandler {
+  const match = matcher(routes);
+  return (req, res, next) => {
+    if (match(req)?.allowed.has(req.method)) return handler(req, res, next);
+    next();
   };
 }

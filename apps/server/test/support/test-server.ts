@@ -2,11 +2,13 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPrismaClient } from '@animal-store/db';
+import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { closeGracefully, createHttpServer, listen } from '../../src/server.js';
+import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
+import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
+import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
+import { closeGracefully, createApiServer, listen } from '../../src/server.js';
 
 /** Tests probe response bodies of every shape, so `json()` is untyped here. */
 // biome-ignore lint/suspicious/noExplicitAny: see above
@@ -16,22 +18,47 @@ export interface TestServer {
   baseUrl: string;
   port: number;
   databaseUrl: string;
-  /** `fetch` relative to the server, JSON-encoding `json` when given. */
-  request(path: string, init?: RequestInit & { json?: unknown }): Promise<TestResponse>;
+  db: DatabaseClient;
+  /** A key with room for every request a test makes; sent by `request` unless told otherwise. */
+  apiKey: string;
+  /** `fetch` relative to the server with `apiKey`, JSON-encoding `json` when given. */
+  request(
+    path: string,
+    init?: RequestInit & { json?: unknown; apiKey?: string | null },
+  ): Promise<TestResponse>;
+  createKey(request: NewApiKey): Promise<string>;
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  publicUrl?: string;
+  logger?: Logger;
+  now?: () => number;
+  rateLimits?: RateLimitStore;
+  trustProxy?: boolean;
+}
+
+const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
+
 /** A real server on a real SQLite database of its own, listening on a free port. */
-export async function startTestServer(
-  options: { publicUrl?: string; logger?: Logger } = {},
-): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const folder = await mkdtemp(join(tmpdir(), 'animal-store-test-'));
   const databaseFile = join(folder, 'test.db');
   await copyFile(inject('templateDatabaseFile'), databaseFile);
   const databaseUrl = `file:${databaseFile}`;
   const db = createPrismaClient(databaseUrl);
-  const logger = options.logger ?? pino({ level: 'silent' });
-  const server = createHttpServer(createApp({ db, logger, publicUrl: options.publicUrl }));
+  const keys = createApiKeyStore(db);
+  const createKey = async (request: NewApiKey) => (await keys.create(request)).secret;
+  const apiKey = await createKey({ label: 'test suite', plan: 'enterprise', quota: ROOMY_QUOTA });
+  const rateLimits = options.rateLimits ?? new MemoryRateLimitStore();
+  const server = createApiServer({
+    db,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    rateLimits,
+    publicUrl: options.publicUrl,
+    now: options.now,
+    trustProxy: options.trustProxy,
+  });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -40,18 +67,21 @@ export async function startTestServer(
     baseUrl,
     port,
     databaseUrl,
-    request(path, { json, ...init } = {}) {
-      if (json === undefined) return fetch(`${baseUrl}${path}`, init) as Promise<TestResponse>;
+    db,
+    apiKey,
+    createKey,
+    request(path, { json, apiKey: key = apiKey, ...init } = {}) {
       const headers = new Headers(init.headers);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-      return fetch(`${baseUrl}${path}`, {
-        ...init,
-        headers,
-        body: JSON.stringify(json),
-      }) as Promise<TestResponse>;
+      if (key !== null && !headers.has('authorization'))
+        headers.set('authorization', `Bearer ${key}`);
+      if (json !== undefined && !headers.has('content-type'))
+        headers.set('content-type', 'application/json');
+      const body = json === undefined ? init.body : JSON.stringify(json);
+      return fetch(`${baseUrl}${path}`, { ...init, headers, body }) as Promise<TestResponse>;
     },
     async close() {
       await closeGracefully(server);
+      await rateLimits.close();
       await db.$disconnect();
       await rm(folder, { recursive: true, force: true });
     },

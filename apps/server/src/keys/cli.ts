@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+/**
+ * The key command: `keys create|list|revoke`, against the server's DATABASE_URL.
+ * With --json, stdout carries exactly one JSON object; everything else goes to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { createPrismaClient, migrateDatabase } from '@animal-store/db';
+import { loadConfig } from '../config.js';
+import { PLAN_NAMES, type PlanName } from '../limits/plans.js';
+import { type ApiKeyInfo, createApiKeyStore, type NewApiKey } from './api-key-store.js';
+
+const USAGE = `Usage:
+  keys create --label <label> --plan free|pro|business|enterprise [--per-minute N --per-day N] [--json]
+  keys list [--json]
+  keys revoke <id> [--json]`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  label: { type: 'string' },
+  plan: { type: 'string' },
+  'per-minute': { type: 'string' },
+  'per-day': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type Options = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+function positiveInteger(flag: string, value: string | undefined): number {
+  if (value === undefined) throw new UsageError(`--${flag} is required for the enterprise plan`);
+  if (!/^[1-9][0-9]{0,9}$/.test(value))
+    throw new UsageError(`--${flag} must be a positive whole number`);
+  return Number(value);
+}
+
+function newKeyFrom(options: Options): NewApiKey {
+  const label = options.label?.trim();
+  if (!label) throw new UsageError('--label is required');
+  const plan = options.plan;
+  if (!plan) throw new UsageError(`--plan is required: one of ${PLAN_NAMES.join(', ')}`);
+  if (!PLAN_NAMES.includes(plan as PlanName)) {
+    throw new UsageError(`unknown plan "${plan}": use one of ${PLAN_NAMES.join(', ')}`);
+  }
+  const customQuota = options['per-minute'] !== undefined || options['per-day'] !== undefined;
+  if (plan !== 'enterprise') {
+    if (customQuota)
+      throw new UsageError(
+        `--per-minute and --per-day are only for the enterprise plan; ${plan} has fixed limits`,
+      );
+    return { label, plan: plan as Exclude<PlanName, 'enterprise'> };
+  }
+  const quota = {
+    perMinute: positiveInteger('per-minute', options['per-minute']),
+    perDay: positiveInteger('per-day', options['per-day']),
+  };
+  return { label, plan, quota };
+}
+
+function describe(key: ApiKeyInfo): string {
+  const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active';
+  return `${key.id}  ${key.plan} (${key.quota.perMinute}/min, ${key.quota.perDay}/day)  ${state}  ${key.label}`;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function run(argv: string[]): Promise<void> {
+  const { values: options, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
+  const [command, ...rest] = positionals;
+  if (options.help || !command) {
+    out(USAGE);
+    return;
+  }
+  const { DATABASE_URL } = loadConfig();
+  await migrateDatabase(DATABASE_URL);
+  const db = createPrismaClient(DATABASE_URL);
+  const keys = createApiKeyStore(db);
+  try {
+    if (command === 'create') {
+      const { key, secret } = await keys.create(newKeyFrom(options));
+      if (options.json) {
+        out(
+          JSON.stringify({
+            id: key.id,
+            key: secret,
+            plan: key.plan,
+            perMinute: key.quota.perMinute,
+            perDay: key.quota.perDay,
+          }),
+        );
+      } else {
+        out(`Created ${describe(key)}`);
+        out(`API key (shown once, store it now): ${secret}`);
+      }
+    } else if (command === 'list') {
+      const all = await keys.list();
+      if (options.json) {
+        out(
+          JSON.stringify({
+            keys: all.map(({ id, label, plan, quota, createdAt, revokedAt }) => ({
+              id,
+              label,
+              plan,
+              ...quota,
+              createdAt,
+              revokedAt,
+            })),
+          }),
+        );
+      } else {
+        out(
+          all.length
+            ? all.map(describe).join('\n')
+            : 'No keys yet. Create one with: keys create --label <label> --plan free',
+        );
+      }
+    } else if (command === 'revoke') {
+      const [id] = rest;
+      if (!id) throw new UsageError('revoke needs the id of the key (see: keys list)');
+      if (!(await keys.revoke(id))) throw new UsageError(`no key has id "${id}"`);
+      out(options.json ? JSON.stringify({ id, revoked: true }) : `Revoked ${id}`);
+    } else {
+      throw new UsageError(`unknown command "${command}"`);
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  // One line, so scripts can show it as is; `keys --help` has the usage.
+  process.stderr.write(`keys: ${message.split('\n')[0]} (see keys --help)\n`);
+  process.exitCode = 1;
+});

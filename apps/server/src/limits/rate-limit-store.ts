@@ -1,0 +1,33 @@
+import type { Quota } from './plans.js';
+
+/** What the store decided for one request, with the counts after the decision. */
+export interface Admission {
+  outcome: 'allowed' | 'limited' | 'banned';
+  minuteUsed: number;
+  dayUsed: number;
+  /** When the subject's ban ends (epoch ms), if it is banned. */
+  bannedUntilMs?: number;
+}
+
+export interface AdmissionRequest {
+  /** Whom the request is counted against: `key:<id>` or `ip:<address>`. */
+  subject: string;
+  quota: Quota;
+  nowMs: number;
+}
+
+/** How long a subject is banned after too many rejections in one minute. */
+export const BAN_MS = 15 * 60_000;
+
+/** More rejections than this in one UTC minute earns a ban. */
+export const banThreshold = (quota: Quota): number => Math.max(10, quota.perMinute);
+
+/**
+ * Counts requests in the UTC-minute and UTC-day windows. One call decides and counts atomically:
+ * an allowed request is counted in both windows; a rejected one is not counted, only tallied
+ * towards the ban.
+ */
+export interface RateLimitStore {
+  admit(request: AdmissionRequest): Promise<Admission>;
+  close(): Promise<void>;
+}

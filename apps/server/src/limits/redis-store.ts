@@ -1,0 +1,138 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import { MemoryRateLimitStore } from './memory-store.js';
+import {
+  type Admission,
+  type AdmissionRequest,
+  BAN_MS,
+  banThreshold,
+  type RateLimitStore,
+} from './rate-limit-store.js';
+import { dayWindow, minuteWindow } from './windows.js';
+
+/**
+ * The same decision as MemoryRateLimitStore, made atomically inside Redis so that every
+ * instance sharing it counts against one set of windows. Expiry is relative to the server's
+ * clock (a key outlives its window by a second), so Redis's own clock never decides a window.
+ * KEYS: minute count, day count, minute rejections, ban.
+ * ARGV: per minute, per day, ban threshold, now (ms), minute end (ms), day end (ms), ban length (ms).
+ */
+const ADMIT_SCRIPT = `
+local perMinute, perDay, threshold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now, minuteEnd, dayEnd, banMs = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local minuteUsed = tonumber(redis.call('GET', KEYS[1]) or '0')
+local dayUsed = tonumber(redis.call('GET', KEYS[2]) or '0')
+local bannedUntil = tonumber(redis.call('GET', KEYS[4]) or '0')
+if bannedUntil > now then
+  return {'banned', minuteUsed, dayUsed, bannedUntil}
+end
+if minuteUsed < perMinute and dayUsed < perDay then
+  minuteUsed = redis.call('INCR', KEYS[1])
+  redis.call('PEXPIRE', KEYS[1], minuteEnd - now + 1000)
+  dayUsed = redis.call('INCR', KEYS[2])
+  redis.call('PEXPIRE', KEYS[2], dayEnd - now + 1000)
+  return {'allowed', minuteUsed, dayUsed, 0}
+end
+local rejections = redis.call('INCR', KEYS[3])
+redis.call('PEXPIRE', KEYS[3], minuteEnd - now + 1000)
+if rejections > threshold then
+  redis.call('SET', KEYS[4], now + banMs, 'PX', banMs)
+end
+return {'limited', minuteUsed, dayUsed, 0}
+`;
+
+type ScriptReply = [Admission['outcome'], number, number, number];
+
+/** ioredis sends the script once, then calls it by its SHA (EVALSHA). */
+type RedisWithAdmit = Redis & {
+  admitRequest(...keysThenArgs: Array<string | number>): Promise<ScriptReply>;
+};
+
+/** How often to say that Redis is still away: once per outage, then at most every minute. */
+const OUTAGE_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * Counters in Redis, shared by every instance. While Redis is unreachable the server keeps
+ * answering, counting in this process, and goes back to Redis as soon as it answers again.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: RedisWithAdmit;
+  readonly #fallback = new MemoryRateLimitStore();
+  readonly #logger: Logger;
+  #outageLoggedAtMs: number | undefined;
+
+  constructor(url: string, logger: Logger, options: { keyPrefix?: string } = {}) {
+    this.#logger = logger;
+    const redis = new Redis(url, {
+      keyPrefix: options.keyPrefix ?? 'animal-store:',
+      // Fail fast while disconnected instead of queueing: the fallback answers meanwhile.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    redis.defineCommand('admitRequest', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+    this.#redis = redis as RedisWithAdmit;
+    this.#redis.on('error', () => {
+      // Reported through admit(); ioredis emits one of these per reconnect attempt.
+    });
+    this.#redis.on('ready', () => {
+      if (this.#outageLoggedAtMs !== undefined) {
+        this.#logger.info('Redis is back: rate-limit counters are shared again');
+        this.#outageLoggedAtMs = undefined;
+      }
+    });
+  }
+
+  async admit(request: AdmissionRequest): Promise<Admission> {
+    try {
+      return await this.#admitInRedis(request);
+    } catch (error) {
+      this.#reportOutage(error, request.nowMs);
+      return this.#fallback.admit(request);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#redis.disconnect();
+    await this.#fallback.close();
+  }
+
+  async #admitInRedis({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
+    const minute = minuteWindow(nowMs);
+    const day = dayWindow(nowMs);
+    // One hash tag per subject keeps its keys in one Redis Cluster slot.
+    const prefix = `rl:{${subject}}`;
+    const keys = [
+      `${prefix}:m:${minute.index}`,
+      `${prefix}:d:${day.index}`,
+      `${prefix}:r:${minute.index}`,
+      `${prefix}:ban`,
+    ];
+    const args = [
+      quota.perMinute,
+      quota.perDay,
+      banThreshold(quota),
+      nowMs,
+      minute.endsAtMs,
+      day.endsAtMs,
+      BAN_MS,
+    ];
+    const [outcome, minuteUsed, dayUsed, bannedUntilMs] = await this.#redis.admitRequest(
+      ...keys,
+      ...args,
+    );
+    return outcome === 'banned'
+      ? { outcome, minuteUsed, dayUsed, bannedUntilMs }
+      : { outcome, minuteUsed, dayUsed };
+  }
+
+  #reportOutage(error: unknown, nowMs: number) {
+    const last = this.#outageLoggedAtMs;
+    if (last !== undefined && nowMs - last < OUTAGE_LOG_INTERVAL_MS) return;
+    this.#outageLoggedAtMs = nowMs;
+    this.#logger.warn(
+      { err: error },
+      'Redis is unreachable: counting rate limits in this process until it returns',
+    );
+  }
+}

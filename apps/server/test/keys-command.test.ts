@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPrismaClient } from '@animal-store/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKeys } from './support/server-process.js';
+
+let folder: string;
+let databaseUrl: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'animal-store-keys-'));
+  databaseUrl = `file:${join(folder, 'keys.db')}`;
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+const keys = (...args: string[]) => runKeys(databaseUrl, args);
+
+function expectOneLineError(result: ReturnType<typeof keys>, pattern: RegExp) {
+  expect(result.status).not.toBe(0);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+}
+
+describe('The key command', () => {
+  it('create --json prints exactly one JSON object {id, key, plan, perMinute, perDay} on stdout', () => {
+    for (const [plan, perMinute, perDay] of [
+      ['free', 60, 1000],
+      ['pro', 300, 10000],
+      ['business', 1000, 100000],
+    ] as const) {
+      const result = keys('create', '--label', `a ${plan} key`, '--plan', plan, '--json');
+      expect(result.status, result.stderr).toBe(0);
+      const created = JSON.parse(result.stdout);
+      expect(Object.keys(created).sort()).toEqual(['id', 'key', 'perDay', 'perMinute', 'plan']);
+      expect(created).toMatchObject({ plan, perMinute, perDay });
+      expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('keys are random, at least 128 bits', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 3; i += 1) {
+      const { key } = JSON.parse(keys('create', '--label', 'r', '--plan', 'free', '--json').stdout);
+      const secret = key.replace(/^ask_/, '');
+      expect(Buffer.from(secret, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+      seen.add(key);
+    }
+    expect(seen.size).toBe(3);
+  });
+
+  it('enterprise requires --per-minute N --per-day N', () => {
+    const result = keys(
+      'create',
+      '--label',
+      'big',
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '5000',
+      '--per-day',
+      '900000',
+      '--json',
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      plan: 'enterprise',
+      perMinute: 5000,
+      perDay: 900000,
+    });
+    expectOneLineError(
+      keys('create', '--label', 'big', '--plan', 'enterprise'),
+      /--per-minute is required/,
+    );
+    expectOneLineError(
+      keys('create', '--label', 'big', '--plan', 'enterprise', '--per-minute', '10'),
+      /--per-day is required/,
+    );
+    expectOneLineError(
+      keys(
+        'create',
+        '--label',
+        'big',
+        '--plan',
+        'enterprise',
+        '--per-minute',
+        '0',
+        '--per-day',
+        '10',
+      ),
+      /positive whole number/,
+    );
+  });
+
+  it('other plans refuse --per-minute and --per-day', () => {
+    expectOneLineError(
+      keys('create', '--label', 'x', '--plan', 'free', '--per-minute', '100'),
+      /only for the enterprise plan/,
+    );
+    expectOneLineError(
+      keys('create', '--label', 'x', '--plan', 'pro', '--per-day', '100'),
+      /only for the enterprise plan/,
+    );
+  });
+
+  it('errors exit non-zero with a one-line message: unknown plan, missing flags, unknown command', () => {
+    expectOneLineError(
+      keys('create', '--label', 'x', '--plan', 'platinum'),
+      /unknown plan "platinum"/,
+    );
+    expectOneLineError(keys('create', '--plan', 'free'), /--label is required/);
+    expectOneLineError(keys('create', '--label', 'x'), /--plan is required/);
+    expectOneLineError(
+      keys('create', '--label', 'x', '--plan', 'free', '--colour', 'red'),
+      /colour/,
+    );
+    expectOneLineError(keys('rotate'), /unknown command "rotate"/);
+    expectOneLineError(keys('revoke'), /needs the id/);
+    expectOneLineError(keys('revoke', 'key_nope'), /no key has id "key_nope"/);
+  });
+
+  it('list never shows secrets', () => {
+    const { key, id } = JSON.parse(
+      keys('create', '--label', 'listed', '--plan', 'pro', '--json').stdout,
+    );
+    for (const args of [['list'], ['list', '--json']]) {
+      const result = keys(...args);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain(id);
+      expect(result.stdout).not.toContain(key);
+      expect(result.stdout).not.toContain(key.slice(4, 20));
+    }
+  });
+
+  it('revoke <id> marks the key revoked; list shows it', () => {
+    const { id } = JSON.parse(
+      keys('create', '--label', 'doomed', '--plan', 'free', '--json').stdout,
+    );
+    expect(keys('revoke', id).status).toBe(0);
+    const listed = JSON.parse(keys('list', '--json').stdout).keys.find(
+      (key: { id: string }) => key.id === id,
+    );
+    expect(listed.revokedAt).toBeTruthy();
+  });
+
+  it('keys are stored only as a hash, looked up by hash', async () => {
+    const { key, id } = JSON.parse(
+      keys('create', '--label', 'hashed', '--plan', 'free', '--json').stdout,
+    );
+    const db = createPrismaClient(databaseUrl);
+    try {
+      const row = await db.apiKey.findUniqueOrThrow({ where: { id } });
+      expect(row.secretHash).toBe(createHash('sha256').update(key).digest('hex'));
+      expect(JSON.stringify(row)).not.toContain(key);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+});

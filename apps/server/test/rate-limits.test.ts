@@ -1,0 +1,275 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sendRaw } from './support/raw-http.js';
+import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
+
+/** 2026-03-10 12:00:00 UTC: minute and day windows are whole multiples of it. */
+const NOON = Date.UTC(2026, 2, 10, 12, 0, 0);
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+let nowMs = NOON;
+let api: TestServer;
+beforeEach(async () => {
+  nowMs = NOON;
+  api = await startTestServer({ now: () => nowMs });
+});
+afterEach(() => api.close());
+
+function limits(res: TestResponse) {
+  return {
+    limit: Number(res.headers.get('x-ratelimit-limit')),
+    remaining: Number(res.headers.get('x-ratelimit-remaining')),
+    reset: Number(res.headers.get('x-ratelimit-reset')),
+  };
+}
+
+async function spend(
+  key: string | null,
+  count: number,
+  path = '/v1/pets',
+): Promise<TestResponse[]> {
+  const responses: TestResponse[] = [];
+  for (let i = 0; i < count; i += 1) responses.push(await api.request(path, { apiKey: key }));
+  return responses;
+}
+
+const endOfMinute = (ms: number) => (Math.floor(ms / MINUTE) + 1) * 60;
+const endOfDay = (ms: number) => (Math.floor(ms / DAY) + 1) * 86_400;
+
+describe('Rate limits', () => {
+  it('the plan table matches the seed: Free 60/1,000, Pro 300/10,000, Business 1,000/100,000 per minute/day', async () => {
+    for (const [plan, perMinute] of [
+      ['free', 60],
+      ['pro', 300],
+      ['business', 1000],
+    ] as const) {
+      const key = await api.createKey({ label: plan, plan });
+      const res = await api.request('/v1/pets', { apiKey: key });
+      expect(limits(res)).toEqual({
+        limit: perMinute,
+        remaining: perMinute - 1,
+        reset: endOfMinute(NOON),
+      });
+    }
+    const enterprise = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 7, perDay: 5000 },
+    });
+    expect(limits(await api.request('/v1/pets', { apiKey: enterprise })).limit).toBe(7);
+  });
+
+  it('every response carries X-RateLimit-Limit, -Remaining and -Reset, errors and documents included', async () => {
+    const responses = [
+      await api.request('/v1/pets'),
+      await api.request('/v1/pets?limit=0'),
+      await api.request('/v1/pets', { apiKey: null }),
+      await api.request('/v1/pets/999'),
+      await api.request('/nowhere'),
+      await api.request('/v1/pets', { method: 'PUT' }),
+      await api.request('/healthz', { apiKey: null }),
+      await api.request('/readyz', { apiKey: null }),
+      await api.request('/v1/openapi.json', { apiKey: null }),
+      await api.request('/docs', { apiKey: null }),
+    ];
+    for (const res of responses) {
+      expect(res.headers.get('x-ratelimit-limit'), String(res.status)).toMatch(/^\d+$/);
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    }
+  });
+
+  it('a request over the limit gets 429 rate_limited with Retry-After and is not counted', async () => {
+    const key = await api.createKey({ label: 'free', plan: 'free' });
+    nowMs = NOON + 45_500;
+    const allowed = await spend(key, 60);
+    expect(allowed.every((res) => res.status === 200)).toBe(true);
+    expect(limits(allowed[59] as TestResponse).remaining).toBe(0);
+
+    const over = await api.request('/v1/pets', { apiKey: key });
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ code: 'rate_limited', status: 429 });
+    // 14.5 s to the next minute, rounded up to whole seconds.
+    expect(over.headers.get('retry-after')).toBe('15');
+    expect(limits(over)).toEqual({ limit: 60, remaining: 0, reset: endOfMinute(NOON) });
+
+    nowMs = NOON + MINUTE;
+    const next = await api.request('/v1/pets', { apiKey: key });
+    expect(next.status).toBe(200);
+    // Rejected requests were not counted: the day has used 61, not 62.
+    expect(limits(next)).toEqual({ limit: 60, remaining: 59, reset: endOfMinute(NOON + MINUTE) });
+  });
+
+  it('two fixed windows: the UTC calendar minute and the UTC calendar day', async () => {
+    const key = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 100, perDay: 3 },
+    });
+    nowMs = NOON + 59_999;
+    expect((await spend(key, 3)).every((res) => res.status === 200)).toBe(true);
+    nowMs = NOON + MINUTE;
+    const blocked = await api.request('/v1/pets', { apiKey: key });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBe(
+      endOfDay(NOON) - (NOON + MINUTE) / 1000,
+    );
+    nowMs = Date.UTC(2026, 2, 11, 0, 0, 0);
+    expect((await api.request('/v1/pets', { apiKey: key })).status).toBe(200);
+  });
+
+  it('headers describe the window with fewer requests remaining, the minute on a tie', async () => {
+    const dayBound = await api.createKey({
+      label: 'd',
+      plan: 'enterprise',
+      quota: { perMinute: 50, perDay: 10 },
+    });
+    expect(limits(await api.request('/v1/pets', { apiKey: dayBound }))).toEqual({
+      limit: 10,
+      remaining: 9,
+      reset: endOfDay(NOON),
+    });
+    const tie = await api.createKey({
+      label: 't',
+      plan: 'enterprise',
+      quota: { perMinute: 10, perDay: 10 },
+    });
+    expect(limits(await api.request('/v1/pets', { apiKey: tie }))).toEqual({
+      limit: 10,
+      remaining: 9,
+      reset: endOfMinute(NOON),
+    });
+  });
+
+  it('an exhausted window binds, the one that resets last when both are', async () => {
+    const key = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 2, perDay: 1000 },
+    });
+    await spend(key, 2);
+    const res = await api.request('/v1/pets', { apiKey: key });
+    expect(limits(res)).toEqual({ limit: 2, remaining: 0, reset: endOfMinute(NOON) });
+
+    const both = await api.createKey({
+      label: 'b',
+      plan: 'enterprise',
+      quota: { perMinute: 2, perDay: 2 },
+    });
+    await spend(both, 2);
+    const exhausted = await api.request('/v1/pets', { apiKey: both });
+    expect(limits(exhausted)).toEqual({ limit: 2, remaining: 0, reset: endOfDay(NOON) });
+  });
+
+  it('more than max(10, per-minute) rejections in one minute bans for 15 minutes; the crossing one is still rate_limited', async () => {
+    const key = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 3, perDay: 1000 },
+    });
+    await spend(key, 3);
+    const rejections = await spend(key, 11);
+    for (const res of rejections) {
+      expect(res.status).toBe(429);
+      expect((await res.json()).code).toBe('rate_limited');
+    }
+    nowMs += 1_000;
+    const banned = await api.request('/v1/pets', { apiKey: key });
+    expect(banned.status).toBe(429);
+    expect(await banned.json()).toMatchObject({ code: 'temporarily_banned', status: 429 });
+    expect(banned.headers.get('retry-after')).toBe(String(15 * 60 - 1));
+    expect(banned.headers.get('x-ratelimit-limit')).toBeTruthy();
+
+    nowMs = NOON + 15 * MINUTE - 1;
+    expect((await (await api.request('/v1/pets', { apiKey: key })).json()).code).toBe(
+      'temporarily_banned',
+    );
+    nowMs = NOON + 15 * MINUTE;
+    expect((await api.request('/v1/pets', { apiKey: key })).status).toBe(200);
+  });
+
+  it('the ban threshold is the per-minute limit when that is above 10', async () => {
+    const key = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 12, perDay: 1000 },
+    });
+    await spend(key, 12);
+    const rejections = await spend(key, 13);
+    expect(rejections.map((res) => res.status)).toEqual(Array(13).fill(429));
+    const codes = await Promise.all(rejections.map(async (res) => (await res.json()).code));
+    expect(new Set(codes)).toEqual(new Set(['rate_limited']));
+    expect((await (await api.request('/v1/pets', { apiKey: key })).json()).code).toBe(
+      'temporarily_banned',
+    );
+  });
+
+  it('requests without a valid key are counted per client IP against the Free plan', async () => {
+    const responses = await spend(null, 60, '/healthz');
+    expect(responses.every((res) => res.status === 200)).toBe(true);
+    expect(limits(responses[0] as TestResponse)).toEqual({
+      limit: 60,
+      remaining: 59,
+      reset: endOfMinute(NOON),
+    });
+    const over = await api.request('/v1/pets', { apiKey: 'ask_wrong' });
+    expect(over.status).toBe(429);
+    // Rate limiting comes first: even an unknown route is 429 now.
+    expect((await api.request('/nowhere', { apiKey: null })).status).toBe(429);
+  });
+
+  it("an IP's ban does not block requests that carry a valid key", async () => {
+    await spend(null, 60, '/healthz');
+    // The Free plan's threshold is max(10, 60): the 61st rejection in the minute bans.
+    await spend(null, 61, '/healthz');
+    const banned = await api.request('/healthz', { apiKey: null });
+    expect((await banned.json()).code).toBe('temporarily_banned');
+    expect((await api.request('/v1/pets')).status).toBe(200);
+  });
+
+  it('Remaining never goes below 0', async () => {
+    const key = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 1, perDay: 1000 },
+    });
+    for (const res of await spend(key, 5)) expect(limits(res).remaining).toBeGreaterThanOrEqual(0);
+  });
+
+  it('requests the HTTP parser rejects carry the X-RateLimit-* headers of the client IP', async () => {
+    await spend(null, 5, '/healthz');
+    const res = await sendRaw(api.port, 'BROKEN\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.headers['x-ratelimit-limit']).toBe('60');
+    expect(res.headers['x-ratelimit-remaining']).toBe('54');
+  });
+});
+
+describe('Rate limits behind a proxy', () => {
+  it('X-Forwarded-For is ignored unless TRUST_PROXY says otherwise', async () => {
+    const spoofed = await spend(null, 3, '/healthz');
+    const res = await api.request('/healthz', {
+      apiKey: null,
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(limits(res).remaining).toBe(limits(spoofed[2] as TestResponse).remaining - 1);
+  });
+
+  it('with TRUST_PROXY, each forwarded client IP has its own counters', async () => {
+    const proxied = await startTestServer({ now: () => nowMs, trustProxy: true });
+    try {
+      const a = await proxied.request('/healthz', {
+        apiKey: null,
+        headers: { 'x-forwarded-for': '203.0.113.1' },
+      });
+      const b = await proxied.request('/healthz', {
+        apiKey: null,
+        headers: { 'x-forwarded-for': '203.0.113.2' },
+      });
+      expect(limits(a).remaining).toBe(59);
+      expect(limits(b).remaining).toBe(59);
+    } finally {
+      await proxied.close();
+    }
+  });
+});

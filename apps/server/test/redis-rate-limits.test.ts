@@ -1,0 +1,188 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisRateLimitStore } from '../src/limits/redis-store.js';
+import { createLogger } from '../src/logger.js';
+import {
+  freePort,
+  killLeftoverServers,
+  runKeys,
+  startServerProcess,
+} from './support/server-process.js';
+import { startTestServer } from './support/test-server.js';
+
+/** The Redis CI provides; every test here namespaces its keys, so runs never collide. */
+const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'animal-store-redis-'));
+});
+afterAll(async () => {
+  killLeftoverServers();
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** Waits until at least `seconds` remain in the current UTC minute, so a burst stays in one window. */
+async function awayFromMinuteEnd(seconds: number) {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
+function createKey(databaseUrl: string, plan: string): { id: string; key: string } {
+  const result = runKeys(databaseUrl, [
+    'create',
+    '--label',
+    `redis ${plan}`,
+    '--plan',
+    plan,
+    '--json',
+  ]);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+describe('Rate limits in Redis, across instances', () => {
+  it('two server instances sharing one Redis and one database hold a free key to 60 requests a minute together', async () => {
+    const databaseUrl = `file:${join(folder, 'shared.db')}`;
+    const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
+    // The first instance migrates the fresh database; the second finds it ready.
+    const first = await startServerProcess(env);
+    const second = await startServerProcess(env);
+    const { key } = createKey(databaseUrl, 'free');
+    await awayFromMinuteEnd(15);
+    const statuses: number[] = [];
+    for (let i = 0; i < 70; i += 1) {
+      const instance = i % 2 === 0 ? first : second;
+      const res = await fetch(`${instance.baseUrl}/v1/pets`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((status) => status === 200).length).toBe(60);
+    expect(statuses.slice(60)).toEqual(Array(10).fill(429));
+    for (const instance of [first, second]) instance.child.kill('SIGTERM');
+  });
+
+  it('a revoked key is refused by every instance within 5 seconds', async () => {
+    const databaseUrl = `file:${join(folder, 'revoke.db')}`;
+    const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
+    const instances = [await startServerProcess(env), await startServerProcess(env)];
+    const { id, key } = createKey(databaseUrl, 'pro');
+    const statusAt = (baseUrl: string) =>
+      fetch(`${baseUrl}/v1/pets`, { headers: { authorization: `Bearer ${key}` } }).then(
+        (res) => res.status,
+      );
+    for (const instance of instances) expect(await statusAt(instance.baseUrl)).toBe(200);
+
+    expect(runKeys(databaseUrl, ['revoke', id]).status).toBe(0);
+    const revokedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5_000 - (Date.now() - revokedAt)));
+    for (const instance of instances) expect(await statusAt(instance.baseUrl)).toBe(401);
+    for (const instance of instances) instance.child.kill('SIGTERM');
+  });
+
+  it('concurrent requests are counted atomically: 100 at once on a free key allow exactly 60', async () => {
+    const rateLimits = new RedisRateLimitStore(SHARED_REDIS_URL, createLogger('silent'), {
+      keyPrefix: `test:${randomUUID()}:`,
+    });
+    const api = await startTestServer({ rateLimits, now: () => Date.UTC(2026, 2, 10, 12, 0, 30) });
+    try {
+      const key = await api.createKey({ label: 'free', plan: 'free' });
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, () => api.request('/v1/pets', { apiKey: key })),
+      );
+      expect(responses.filter((res) => res.status === 200).length).toBe(60);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('Redis going away', () => {
+  let redis: ChildProcess | undefined;
+  afterAll(() => redis?.kill('SIGKILL'));
+
+  async function startRedis(port: number): Promise<ChildProcess> {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 100 });
+    probe.on('error', () => {});
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      if (
+        await probe.ping().then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    probe.disconnect();
+    return child;
+  }
+
+  it('keeps answering while Redis restarts, counts in-process meanwhile, logs the fault once, and returns to Redis', async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    const logs = new PassThrough();
+    const lines: string[] = [];
+    logs.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+    const logger = createLogger('info', logs);
+    const rateLimits = new RedisRateLimitStore(`redis://127.0.0.1:${port}`, logger);
+    const api = await startTestServer({
+      rateLimits,
+      logger,
+      now: () => Date.UTC(2026, 2, 10, 12, 0, 30),
+    });
+    const inspector = new Redis(port, '127.0.0.1', { retryStrategy: () => 100 });
+    inspector.on('error', () => {});
+    try {
+      const key = await api.createKey({ label: 'free', plan: 'free' });
+      const remaining = async () =>
+        Number(
+          (await api.request('/v1/pets', { apiKey: key })).headers.get('x-ratelimit-remaining'),
+        );
+      expect(await remaining()).toBe(59);
+      expect(await remaining()).toBe(58);
+      expect((await inspector.keys('animal-store:rl:*')).length).toBeGreaterThan(0);
+
+      redis.kill('SIGKILL');
+      await once(redis, 'exit');
+      const during = [];
+      for (let i = 0; i < 5; i += 1) during.push(await api.request('/v1/pets', { apiKey: key }));
+      expect(during.map((res) => res.status)).toEqual(Array(5).fill(200));
+      // In-process counting starts afresh: the counts are kept, just not shared.
+      expect(during.map((res) => Number(res.headers.get('x-ratelimit-remaining')))).toEqual([
+        59, 58, 57, 56, 55,
+      ]);
+      const faults = () => lines.filter((line) => line.includes('Redis is unreachable')).length;
+      expect(faults()).toBe(1);
+
+      redis = await startRedis(port);
+      let backInRedis = false;
+      for (let attempt = 0; attempt < 100 && !backInRedis; attempt += 1) {
+        await api.request('/v1/pets', { apiKey: key });
+        backInRedis = (await inspector.keys('animal-store:rl:*').catch(() => [])).length > 0;
+        if (!backInRedis) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(backInRedis).toBe(true);
+      expect(lines.some((line) => line.includes('Redis is back'))).toBe(true);
+      expect(faults()).toBe(1);
+    } finally {
+      inspector.disconnect();
+      await api.close();
+    }
+  });
+});

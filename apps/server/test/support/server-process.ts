@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const KEYS = fileURLToPath(new URL('../../src/keys/cli.ts', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  probe.close();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Ends every server a test file started and left running (say, after a failed assertion). */
+export function killLeftoverServers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+/** Starts `main.ts` as users do, with `env` on top of ours, and waits until it serves. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  running.add(child);
+  const exited = once(child, 'exit').then(([code]) => {
+    running.delete(child);
+    return code as number | null;
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const ready = await fetch(`${baseUrl}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) return { child, baseUrl, exited };
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+export interface KeysResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the key command as users do, against `databaseUrl`. */
+export function runKeys(databaseUrl: string, args: string[]): KeysResult {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', KEYS, ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A fresh key with room for every request a test makes. */
+export function createRoomyKey(databaseUrl: string): string {
+  const result = runKeys(databaseUrl, [
+    'create',
+    '--label',
+    'process test',
+    '--plan',
+    'enterprise',
+    '--per-minute',
+    '1000000',
+    '--per-day',
+    '100000000',
+    '--json',
+  ]);
+  if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
+  return (JSON.parse(result.stdout) as { key: string }).key;
+}
