@@ -51,7 +51,13 @@ async function tableNames(file = databaseFile) {
   }
 }
 
-const APP_TABLES = ['_prisma_migrations', 'api_keys', 'idempotency_records', 'pets', 'server_secrets'];
+const APP_TABLES = [
+  '_prisma_migrations',
+  'api_keys',
+  'idempotency_records',
+  'pets',
+  'server_secrets',
+];
 
 describe('the Prisma CLI through the bridge', () => {
   it('deploys the committed migrations and reports the status', async () => {
