@@ -44,13 +44,19 @@ function exitAfterOutput(code) {
   process.stdout.write('', () => process.exit(code));
 }
 
-/** @param {string | undefined} datasource the --datasource JSON */
-function datasourceUrl(datasource) {
-  const url = datasource ? JSON.parse(datasource).url : undefined;
+/**
+ * The URLs of the --datasource JSON.
+ * @param {string | undefined} datasource
+ * @returns {{ url: string, shadowDatabaseUrl?: string }}
+ */
+function datasourceUrls(datasource) {
+  const { url, shadowDatabaseUrl } = datasource ? JSON.parse(datasource) : {};
   if (typeof url !== 'string' || url === '') {
     throw new EngineError('The datasource has no url: set DATABASE_URL.', undefined);
   }
-  return url;
+  return typeof shadowDatabaseUrl === 'string' && shadowDatabaseUrl !== ''
+    ? { url, shadowDatabaseUrl }
+    : { url };
 }
 
 /**
@@ -110,7 +116,7 @@ function serveJsonRpc(datamodelPaths, datasource) {
   // RPC error, which the CLI shows with its code.
   const session = (async () =>
     openSchemaEngine({
-      url: datasourceUrl(datasource),
+      ...datasourceUrls(datasource),
       // The CLI sends no --datamodels for `migrate diff`; the engine panics on an empty list.
       datamodels:
         datamodelPaths.length > 0
@@ -208,7 +214,7 @@ async function main() {
   if (positionals[0] === 'cli') {
     logLine('INFO', `schema-engine bridge: cli ${positionals[1]}`);
     try {
-      await runCliCommand(positionals[1], datasourceUrl(values.datasource));
+      await runCliCommand(positionals[1], datasourceUrls(values.datasource).url);
     } catch (error) {
       const code = error instanceof EngineError ? error.code : undefined;
       logLine('ERROR', error instanceof Error ? error.message : String(error), code);

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as wasmBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { EngineError } from './engine-error.mjs';
+import { postgresFlavor } from './postgresql.mjs';
 import { sqliteFlavor } from './sqlite.mjs';
 
 /**
@@ -71,19 +72,18 @@ const READS_MIGRATIONS_SCHEMA = new Set(['evaluateDataLoss', 'createMigration'])
 
 /**
  * @param {string} url
+ * @param {object} [options]
+ * @param {string} [options.shadowDatabaseUrl] the datasource's shadow database, if configured
  * @returns {DatabaseFlavor}
  */
-export function databaseFlavor(url) {
+export function databaseFlavor(url, { shadowDatabaseUrl } = {}) {
   if (url.startsWith('file:')) return sqliteFlavor(url);
   const scheme = url.split(':')[0];
   if (scheme === 'postgres' || scheme === 'postgresql') {
-    throw new EngineError(
-      'PostgreSQL is not supported yet by the wasm schema engine bridge (it needs a flavor on @prisma/adapter-pg).',
-      undefined,
-    );
+    return postgresFlavor(url, { shadowDatabaseUrl });
   }
   throw new EngineError(
-    `Unsupported database URL scheme "${scheme}:": use a "file:" URL for SQLite.`,
+    `Unsupported database URL scheme "${scheme}:": use a "file:" URL for SQLite or a "postgresql:" URL.`,
     undefined,
   );
 }
@@ -171,13 +171,20 @@ export function asEngineError(error) {
  * Starts a schema engine on the database at `url`.
  * @param {object} options
  * @param {string} options.url
+ * @param {string} [options.shadowDatabaseUrl] the datasource's shadow database, if configured
  * @param {Array<[path: string, content: string]>} [options.datamodels] the Prisma schema files
  * @param {(line: string) => void} [options.onLog] receives the engine's JSON log lines
  * @param {boolean} [options.createDatabase] create the database (and its folder) first if missing
  * @returns {Promise<SchemaEngineSession>}
  */
-export async function openSchemaEngine({ url, datamodels, onLog = () => {}, createDatabase }) {
-  const flavor = databaseFlavor(url);
+export async function openSchemaEngine({
+  url,
+  shadowDatabaseUrl,
+  datamodels,
+  onLog = () => {},
+  createDatabase,
+}) {
+  const flavor = databaseFlavor(url, { shadowDatabaseUrl });
   await loadSchemaEngineWasm();
   if (createDatabase) await flavor.createDatabase();
 

@@ -1,4 +1,10 @@
 export type { ApiKey, IdempotencyRecord, Pet, ServerSecret } from '../generated/sqlite/client.js';
 export { Prisma } from '../generated/sqlite/client.js';
-export { createPrismaClient, type DatabaseClient } from './client.js';
+export {
+  createPrismaClient,
+  type DatabaseClient,
+  type DatabaseClientOptions,
+  DEFAULT_DATABASE_CLIENT_OPTIONS,
+  databaseProvider,
+} from './client.js';
 export { migrateDatabase } from './migrate.js';

@@ -75,8 +75,8 @@ describe('migrateDatabase', () => {
   });
 
   it('refuses URLs it has no adapter for', async () => {
-    await expect(migrateDatabase('postgresql://localhost/pets')).rejects.toThrow(
-      'not supported yet',
+    await expect(migrateDatabase('mysql://localhost/pets')).rejects.toThrow(
+      'Unsupported database URL',
     );
   });
 });

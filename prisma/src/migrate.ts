@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApplyMigrationsInput, MigrationList } from '@prisma/schema-engine-wasm';
 import { openSchemaEngine } from '../schema-engine/wasm-engine.mjs';
+import { databaseProvider } from './client.js';
 
 // Both src/ (tests) and dist/ (the built and deployed package) sit directly in the package root.
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('../sqlite/migrations', import.meta.url));
+const MIGRATIONS_FOLDERS = {
+  sqlite: fileURLToPath(new URL('../sqlite/migrations', import.meta.url)),
+  postgresql: fileURLToPath(new URL('../postgresql/migrations', import.meta.url)),
+};
 
 /** The migrations folder as the Prisma CLI hands it to the schema engine. */
 async function readMigrationsList(folder: string): Promise<MigrationList> {
@@ -39,12 +43,13 @@ async function readMigrationsList(folder: string): Promise<MigrationList> {
 
 /**
  * Applies every committed migration the database at `databaseUrl` lacks, like
- * `prisma migrate deploy`, creating the SQLite file and its folder first if missing.
- * Running it again applies nothing.
+ * `prisma migrate deploy`: `postgresql/migrations` for postgres(ql):// URLs, creating the
+ * database first if missing; `sqlite/migrations` for file: URLs, creating the SQLite file and
+ * its folder first if missing. Running it again applies nothing.
  */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
   const input: ApplyMigrationsInput = {
-    migrationsList: await readMigrationsList(MIGRATIONS_FOLDER),
+    migrationsList: await readMigrationsList(MIGRATIONS_FOLDERS[databaseProvider(databaseUrl)]),
     filters: { externalTables: [], externalEnums: [] },
   };
   const engine = await openSchemaEngine({ url: databaseUrl, createDatabase: true });

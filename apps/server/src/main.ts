@@ -9,7 +9,7 @@ const logger = createLogger(config.LOG_LEVEL);
 
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL);
-const rateLimits = createRateLimitStore(config.REDIS_URL, logger);
+const rateLimits = await createRateLimitStore(config.REDIS_URL, logger);
 const server = createApiServer({
   db,
   logger,

@@ -92,6 +92,7 @@ describe('Rate limits in Redis, across instances', () => {
     const rateLimits = new RedisRateLimitStore(SHARED_REDIS_URL, createLogger('silent'), {
       keyPrefix: `test:${randomUUID()}:`,
     });
+    expect(await rateLimits.connected()).toBe(true);
     const api = await startTestServer({ rateLimits, now: () => Date.UTC(2026, 2, 10, 12, 0, 30) });
     try {
       const key = await api.createKey({ label: 'free', plan: 'free' });
@@ -141,6 +142,7 @@ describe('Redis going away', () => {
     logs.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
     const logger = createLogger('info', logs);
     const rateLimits = new RedisRateLimitStore(`redis://127.0.0.1:${port}`, logger);
+    expect(await rateLimits.connected()).toBe(true);
     const api = await startTestServer({
       rateLimits,
       logger,

@@ -3,7 +3,18 @@ import { MemoryRateLimitStore } from './memory-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import { RedisRateLimitStore } from './redis-store.js';
 
-/** Counters shared through Redis when it is configured, else kept in this process. */
-export function createRateLimitStore(redisUrl: string | undefined, logger: Logger): RateLimitStore {
-  return redisUrl ? new RedisRateLimitStore(redisUrl, logger) : new MemoryRateLimitStore();
+/**
+ * Counters shared through Redis when it is configured, else kept in this process. A Redis that
+ * does not answer at start is logged and waited for in the background; the server starts anyway.
+ */
+export async function createRateLimitStore(
+  redisUrl: string | undefined,
+  logger: Logger,
+): Promise<RateLimitStore> {
+  if (!redisUrl) return new MemoryRateLimitStore();
+  const store = new RedisRateLimitStore(redisUrl, logger);
+  if (!(await store.connected())) {
+    logger.warn('Redis does not answer yet: counting rate limits in this process until it does');
+  }
+  return store;
 }

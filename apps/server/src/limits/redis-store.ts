@@ -83,6 +83,25 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
+  /**
+   * Waits (up to `timeoutMs`) for the first connection, so a server that starts together with
+   * its Redis does not count its first requests in-process. Resolves either way.
+   */
+  async connected(timeoutMs = 2_000): Promise<boolean> {
+    if (this.#redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#redis.off('ready', onReady);
+        resolve(false);
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.#redis.once('ready', onReady);
+    });
+  }
+
   async admit(request: AdmissionRequest): Promise<Admission> {
     try {
       return await this.#admitInRedis(request);

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPrismaClient, type DatabaseClient } from './client.js';
+import { migrateDatabase } from './migrate.js';
+import { dropDatabase, postgresUrl, uniqueDatabaseName } from './test-fixtures/postgres.js';
+
+let database: string;
+let clients: DatabaseClient[];
+
+beforeEach(async () => {
+  database = uniqueDatabaseName();
+  clients = [];
+  await migrateDatabase(postgresUrl(database));
+});
+
+afterEach(async () => {
+  for (const client of clients) await client.$disconnect();
+  await dropDatabase(database);
+});
+
+function connect(options?: Parameters<typeof createPrismaClient>[1]) {
+  const client = createPrismaClient(postgresUrl(database), options);
+  clients.push(client);
+  return client;
+}
+
+describe('createPrismaClient on PostgreSQL', () => {
+  it('creates and reads pets, with ids growing in creation order and never reused', async () => {
+    const db = connect();
+    const rex = await db.pet.create({
+      data: { name: 'Rex', categoryId: 9_007_199_254_740_991n, status: 'available' },
+    });
+    const tom = await db.pet.create({ data: { name: 'Tom', categoryId: 2n, status: 'sold' } });
+    await db.pet.delete({ where: { id: tom.id } });
+    const kit = await db.pet.create({ data: { name: 'Kit', categoryId: 3n, status: 'available' } });
+
+    expect(tom.id).toBeGreaterThan(rex.id);
+    expect(kit.id).toBeGreaterThan(tom.id);
+    expect(await db.pet.findUnique({ where: { id: rex.id } })).toMatchObject({
+      name: 'Rex',
+      categoryId: 9_007_199_254_740_991n,
+      status: 'available',
+      createdAt: expect.any(Date),
+    });
+    const available = await db.pet.findMany({
+      where: { status: 'available' },
+      orderBy: { id: 'asc' },
+    });
+    expect(available.map((pet) => pet.name)).toEqual(['Rex', 'Kit']);
+  });
+
+  it('keeps idempotency records and server secrets, and rolls back failed transactions', async () => {
+    const db = connect();
+    const pet = await db.pet.create({ data: { name: 'Rex', categoryId: 1n, status: 'available' } });
+    const claim = { scope: 'createPet', key: 'k-1', requestHash: 'h', petId: pet.id };
+    await db.idempotencyRecord.create({ data: claim });
+    await expect(db.idempotencyRecord.create({ data: claim })).rejects.toMatchObject({
+      code: 'P2002',
+    });
+    const upsert = (value: string) =>
+      db.serverSecret.upsert({
+        where: { name: 'cursor-key' },
+        create: { name: 'cursor-key', value },
+        update: {},
+      });
+    await upsert('first');
+    expect((await upsert('second')).value).toBe('first');
+
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.pet.create({ data: { name: 'Ghost', categoryId: 1n, status: 'available' } });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect((await db.pet.findMany()).map((row) => row.name)).toEqual(['Rex']);
+  });
+
+  it('cancels statements running longer than the statement timeout', async () => {
+    const db = connect({ statementTimeoutMs: 500 });
+    await expect(db.$queryRawUnsafe('SELECT pg_sleep(2)')).rejects.toThrow(/statement timeout/i);
+    expect(await db.pet.count()).toBe(0);
+  });
+
+  it('defaults to a 15 s statement timeout and uses the pool size given', async () => {
+    const db = connect({ poolSize: 3 });
+    const [{ statement_timeout }] =
+      await db.$queryRawUnsafe<[{ statement_timeout: string }]>('SHOW statement_timeout');
+    expect(statement_timeout).toBe('15s');
+    // Six concurrent sleeps on three connections take two rounds.
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: 6 }, () => db.$queryRawUnsafe('SELECT pg_sleep(0.3)::text')),
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  });
+
+  it('refuses a bad pool size or timeout', () => {
+    const url = postgresUrl(database);
+    expect(() => createPrismaClient(url, { poolSize: 0 })).toThrow('pool size');
+    expect(() => createPrismaClient(url, { statementTimeoutMs: -1 })).toThrow('statement timeout');
+  });
+});

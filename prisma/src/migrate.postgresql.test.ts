@@ -1,0 +1,58 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrateDatabase } from './migrate.js';
+import {
+  databaseExists,
+  dropDatabase,
+  postgresUrl,
+  publicTables,
+  query,
+  uniqueDatabaseName,
+} from './test-fixtures/postgres.js';
+
+const MIGRATIONS = fileURLToPath(new URL('../postgresql/migrations', import.meta.url));
+const committedMigrations = readdirSync(MIGRATIONS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+let database: string;
+
+beforeEach(() => {
+  database = uniqueDatabaseName();
+});
+
+afterEach(async () => {
+  await dropDatabase(database);
+});
+
+async function inspect() {
+  const history = await query<{ migration_name: string; finished: boolean }>(
+    database,
+    'SELECT migration_name, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name',
+  );
+  return {
+    tables: await publicTables(database),
+    history: history.map((row) => ({ name: row.migration_name, finished: row.finished })),
+  };
+}
+
+describe('migrateDatabase on PostgreSQL', () => {
+  it('creates the database and applies every committed migration, idempotently', async () => {
+    expect(await databaseExists(database)).toBe(false);
+    await migrateDatabase(postgresUrl(database));
+
+    const migrated = await inspect();
+    expect(migrated).toEqual({
+      tables: ['_prisma_migrations', 'api_keys', 'idempotency_records', 'pets', 'server_secrets'],
+      history: committedMigrations.map((name) => ({ name, finished: true })),
+    });
+
+    await query(database, "INSERT INTO pets (name, category_id, status) VALUES ('Rex', 1, 'sold')");
+    await migrateDatabase(postgresUrl(database));
+    await migrateDatabase(postgresUrl(database));
+    expect(await inspect()).toEqual(migrated);
+    expect(await query(database, 'SELECT name FROM pets')).toEqual([{ name: 'Rex' }]);
+  });
+});
