@@ -8,8 +8,9 @@ import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
+import { requestHeadCheck } from './http/request-head.js';
 import { requestIdFor } from './http/request-id.js';
-import { type KnownRoute, onlyOn, routeGuard } from './http/route-guard.js';
+import { type KnownRoute, onlyOn, routeGuard, routeMatcher } from './http/route-guard.js';
 import type { Logger } from './logger.js';
 import { apiDocsRoutes, DOCS_PATH, OPENAPI_PATH } from './operations/api-docs.js';
 import { healthRoutes } from './operations/health.js';
@@ -46,6 +47,9 @@ const SITE_ROUTES: KnownRoute[] = [
 
 const GET_PET_ROUTE: KnownRoute[] = [contract.pets.getPet];
 
+/** Whether a request is for the probes and documents outside the API operations. */
+export const isSiteRoute = routeMatcher(SITE_ROUTES);
+
 /** Runs `load` once it succeeds; a failure (say, the database was down) is retried on the next call. */
 function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
@@ -67,6 +71,9 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  // Plain `name=value` pairs: `limit[]=1` is an unknown parameter, not a malformed `limit`.
+  app.set('query parser', 'simple');
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
 
@@ -82,6 +89,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(onlyOn(GET_PET_ROUTE, deprecationHeaders));
   app.use(deps.admission.middleware);
+  app.use(requestHeadCheck);
   app.use(routeGuard([...API_ROUTES, ...SITE_ROUTES]));
   app.use(healthRoutes(db), apiDocsRoutes(deps.publicUrl));
   app.use(onlyOn(API_ROUTES, requireApiKey));

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { DatabaseClient } from '@animal-store/db';
 import { createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
-import { createApp } from './app.js';
+import { createApp, isSiteRoute } from './app.js';
 import { MAX_HEADER_BYTES } from './http/limits.js';
 import { answerParserError } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
@@ -27,16 +28,22 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export function createApiServer(deps: ApiServerDeps): Server {
   const admission = createAdmission({
     resolveCaller: createCallerResolver(createApiKeyStore(deps.db)),
+    isOutsideOperations: isSiteRoute,
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
   });
-  const server = createServer(
-    { maxHeaderSize: MAX_HEADER_BYTES },
-    createApp({ ...deps, admission }),
-  );
-  server.on('clientError', (error: Error & { code?: string }, socket) => {
+  const app = createApp({ ...deps, admission });
+  const refuse = (error: Error & { code?: string }, socket: Duplex & { remoteAddress?: string }) =>
     answerParserError(error, socket, admission.headersForRefusedRequest);
-  });
+  // `Host` is checked by the app, which answers a bad one with an Error body like any other.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, app);
+  server.on('clientError', refuse);
+  // Expectations other than 100-continue MAY be refused (RFC 9110 §10.1.1); they are ignored.
+  server.on('checkExpectation', app);
+  // CONNECT names no path of this API: answered like a request the parser refused.
+  server.on('connect', (_req, socket: Duplex) =>
+    refuse(new Error('CONNECT is not supported'), socket),
+  );
   return server;
 }
 

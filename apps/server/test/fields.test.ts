@@ -69,8 +69,14 @@ describe('Fields', () => {
     }
   });
 
-  it('name: a NUL character, which no supported database stores as sent, is 400', async () => {
-    await expectRefused({ name: 'a\u0000b', categoryId: 1 }, 'name');
+  it('name: NUL, backslashes and control characters are stored as sent too', async () => {
+    for (const name of ['a\u0000b', '\u0000', '\\0', 'back\\slash\\\\', '\u0001\u001f\u007f']) {
+      await expectStoredAsSent(name);
+    }
+  });
+
+  it('name: "only whitespace" is Unicode White_Space (NEL included)', async () => {
+    await expectRefused({ name: '\u0085\u2029', categoryId: 1 }, 'name');
   });
 
   it('name: must be a string', async () => {

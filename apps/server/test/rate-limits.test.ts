@@ -241,7 +241,8 @@ describe('Rate limits', () => {
     const res = await sendRaw(api.port, 'BROKEN\r\n\r\n');
     expect(res.status).toBe(400);
     expect(res.headers['x-ratelimit-limit']).toBe('60');
-    expect(res.headers['x-ratelimit-remaining']).toBe('54');
+    // The refused request itself is not counted.
+    expect(res.headers['x-ratelimit-remaining']).toBe('55');
   });
 });
 
@@ -271,5 +272,19 @@ describe('Rate limits behind a proxy', () => {
     } finally {
       await proxied.close();
     }
+  });
+});
+
+describe('Rate limits and requests the HTTP parser refuses', () => {
+  it('they are answered 400 and neither counted nor held against a ban', async () => {
+    await spend(null, 60, '/healthz');
+    for (let i = 0; i < 20; i += 1) {
+      const res = await sendRaw(api.port, 'BROKEN\r\n\r\n');
+      expect(res.status).toBe(400);
+      expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    }
+    const rejections = await spend(null, 61, '/healthz');
+    const codes = await Promise.all(rejections.map(async (res) => (await res.json()).code));
+    expect(codes.every((code) => code === 'rate_limited')).toBe(true);
   });
 });

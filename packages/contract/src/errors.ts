@@ -23,7 +23,11 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
 
 export const ErrorDetailSchema = z.object({
-  path: z.string().describe('Where the invalid value is, e.g. "body.name" or "query.limit"'),
+  path: z
+    .string()
+    .describe(
+      'The invalid field: `name`, `limit`, `idempotency-key`…; `body` for the body as a whole',
+    ),
   message: z.string(),
 });
 

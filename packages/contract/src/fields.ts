@@ -26,6 +26,9 @@ export function wholeNumberInRange(min: number, max: number) {
     });
 }
 
+/** Unicode's White_Space property (U+0085 included, U+FEFF not), rather than JavaScript's `\s`. */
+const ONLY_WHITESPACE = /^\p{White_Space}*$/u;
+
 function codePointLength(text: string): number {
   let length = 0;
   for (const _ of text) length += 1;
@@ -40,16 +43,12 @@ export const PetNameSchema = z
         code: z.ZodIssueCode.custom,
         message: 'must be well-formed Unicode (no lone surrogates)',
       });
-    } else if (name.includes('\u0000')) {
-      // Neither SQLite's text binding nor PostgreSQL's text type keeps a NUL, so it could not
-      // be stored as sent.
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must not contain the NUL character' });
     } else if (codePointLength(name) > PET_NAME_MAX_LENGTH) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         message: `must be at most ${PET_NAME_MAX_LENGTH} characters`,
       });
-    } else if (name.trim().length === 0) {
+    } else if (ONLY_WHITESPACE.test(name)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         message: 'must contain a character other than whitespace',

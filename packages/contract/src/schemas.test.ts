@@ -52,10 +52,15 @@ describe('Fields', () => {
       expect(accepts(NewPetSchema, newPet({ name: '\ud83d\udc15' }))).toBe(true); // a pair is fine
     });
 
-    test('holds no NUL character, which no supported database stores as sent', () => {
-      for (const name of ['\u0000', 'Rex\u0000', 'a\u0000b']) {
-        expect(refusedAt(NewPetSchema, newPet({ name }))).toEqual(['name']);
+    test('may hold any well-formed character, NUL and controls included', () => {
+      for (const name of ['\u0000', 'Rex\u0000', 'a\u0000b', 'tab\there', '\\0']) {
+        expect(accepts(NewPetSchema, newPet({ name }))).toBe(true);
       }
+    });
+
+    test('"only whitespace" means Unicode White_Space: NEL counts, a BOM does not', () => {
+      expect(refusedAt(NewPetSchema, newPet({ name: '\u0085' }))).toEqual(['name']);
+      expect(accepts(NewPetSchema, newPet({ name: '\ufeff' }))).toBe(true);
     });
 
     test('is a string', () => {

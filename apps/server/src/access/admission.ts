@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ApiError } from '../http/api-error.js';
 import { ANONYMOUS_QUOTA, type Quota } from '../limits/plans.js';
 import { rateLimitHeaders, retryAfterSeconds } from '../limits/rate-limit-headers.js';
@@ -7,6 +7,8 @@ import { type Caller, type CallerResolver, setCaller } from './caller.js';
 
 export interface AdmissionDeps {
   resolveCaller: CallerResolver;
+  /** Requests outside the API operations (probes, documents) are counted per client IP. */
+  isOutsideOperations: (req: Request) => boolean;
   store: RateLimitStore;
   /** Epoch milliseconds; injectable so tests can cross minutes and days without waiting. */
   now: () => number;
@@ -24,7 +26,7 @@ function subjectOf(caller: Caller, ip: string): { subject: string; quota: Quota 
 }
 
 /** Rate limiting, the first check every request meets: per key when it carries a valid one, else per IP. */
-export function createAdmission({ resolveCaller, store, now }: AdmissionDeps) {
+export function createAdmission({ resolveCaller, isOutsideOperations, store, now }: AdmissionDeps) {
   async function judge(subject: string, quota: Quota): Promise<Verdict> {
     const nowMs = now();
     const admission = await store.admit({ subject, quota, nowMs });
@@ -54,7 +56,11 @@ export function createAdmission({ resolveCaller, store, now }: AdmissionDeps) {
     try {
       const caller = await resolveCaller(req);
       setCaller(res.locals, caller);
-      const { subject, quota } = subjectOf(caller, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const counted = isOutsideOperations(req)
+        ? ({ kind: 'anonymous', credential: 'missing' } as const)
+        : caller;
+      const { subject, quota } = subjectOf(counted, ip);
       const verdict = await judge(subject, quota);
       res.set(verdict.headers);
       next(verdict.rejection);
@@ -63,9 +69,14 @@ export function createAdmission({ resolveCaller, store, now }: AdmissionDeps) {
     }
   };
 
-  /** Counts a request the HTTP parser refused against its IP, and returns that IP's headers. */
+  /**
+   * The rate-limit headers of an IP, for a request the HTTP parser refused. Such a request is
+   * answered 400/431 whatever the limits say, so it is neither counted nor held against a ban.
+   */
   async function headersForRefusedRequest(ip: string): Promise<Record<string, string>> {
-    return (await judge(`ip:${ip}`, ANONYMOUS_QUOTA)).headers;
+    const nowMs = now();
+    const request = { subject: `ip:${ip}`, quota: ANONYMOUS_QUOTA, nowMs };
+    return rateLimitHeaders(await store.peek(request), ANONYMOUS_QUOTA, nowMs);
   }
 
   return { middleware, headersForRefusedRequest };

@@ -13,23 +13,6 @@ const PART_NAMES: Record<RequestPart, string> = {
   body: 'body',
 };
 
-/** The errors body-parser raises, by its `type` field. */
-const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
-  'entity.too.large': () =>
-    new ApiError('payload_too_large', 'The request body is larger than 16 KiB.'),
-  'entity.parse.failed': () =>
-    new ApiError('malformed_json', 'The request body is not valid JSON.'),
-  'charset.unsupported': () =>
-    new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
-  'encoding.unsupported': () =>
-    new ApiError(
-      'unsupported_media_type',
-      'The request body uses an unsupported Content-Encoding.',
-    ),
-  'request.size.invalid': () =>
-    new ApiError('malformed_request', 'The request body does not match its Content-Length.'),
-};
-
 /**
  * Field path of a zod issue inside its request part: `name`, `limit`, `idempotency-key`.
  * An issue about the part as a whole (an empty or non-object body) is reported under the part's name.
@@ -76,10 +59,6 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof RequestValidationError) return fromValidationError(error);
   if (error instanceof URIError)
     return new ApiError('not_found', 'No resource exists at this path.');
-  const bodyParserType = (error as { type?: unknown } | null)?.type;
-  if (typeof bodyParserType === 'string' && bodyParserType in BODY_PARSER_ERRORS) {
-    return BODY_PARSER_ERRORS[bodyParserType]?.() ?? toInternalError();
-  }
   if (isDatabaseUnavailable(error)) {
     return new ApiError(
       'service_unavailable',

@@ -14,23 +14,58 @@ const parseJson = express.json({
   },
 });
 
+/** Reads a body of any type, only to learn whether a chunked one is empty. */
+const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+
+const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
+  'entity.too.large': () =>
+    new ApiError('payload_too_large', 'The request body is larger than 16 KiB.'),
+  'charset.unsupported': () =>
+    new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
+  'encoding.unsupported': () =>
+    new ApiError(
+      'unsupported_media_type',
+      'The request body uses an unsupported Content-Encoding.',
+    ),
+};
+
+/** Whatever else stops the body from being read (bad JSON, a corrupt gzip stream) is the client's. */
+function bodyError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const type = (error as { type?: unknown } | null)?.type;
+  const known = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+  return known?.() ?? new ApiError('malformed_json', 'The request body could not be read as JSON.');
+}
+
+const unsupportedMediaType = () =>
+  new ApiError(
+    'unsupported_media_type',
+    'Send the request body as JSON with Content-Type: application/json.',
+  );
+
 /** `Content-Length: 0` announces an empty body, which needs no media type. */
-function hasNonEmptyBody(req: Request): boolean {
+function announcesEmptyBody(req: Request): boolean {
   return (
-    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+    req.headers['transfer-encoding'] === undefined &&
+    Number(req.headers['content-length'] ?? 0) === 0
   );
 }
 
 /** Parses a JSON body, refusing any non-empty body that is not declared `application/json`. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (!hasNonEmptyBody(req)) return next();
-  if (!req.is('application/json')) {
-    return next(
-      new ApiError(
-        'unsupported_media_type',
-        'Send the request body as JSON with Content-Type: application/json.',
-      ),
+  if (announcesEmptyBody(req)) return next();
+  if (req.is('application/json')) {
+    parseJson(req, res, (error?: unknown) =>
+      next(error === undefined ? undefined : bodyError(error)),
     );
+    return;
   }
-  parseJson(req, res, next);
+  if (req.headers['transfer-encoding'] === undefined) return next(unsupportedMediaType());
+  // A chunked body may still turn out empty; only a non-empty one needs to be JSON.
+  readRaw(req, res, (error?: unknown) => {
+    if (error !== undefined) return next(bodyError(error));
+    const bytes = req.body as Buffer | undefined;
+    req.body = undefined;
+    next(bytes && bytes.length > 0 ? unsupportedMediaType() : undefined);
+  });
 };

@@ -7,14 +7,14 @@ export interface KnownRoute {
   path: string;
 }
 
-/** The pattern an Express-style `path` matches, `:name` standing for one segment (trailing slash allowed). */
+/** The pattern an Express-style `path` matches exactly, `:name` standing for one segment. */
 export function pathPattern(path: string): RegExp {
   const segments = path
     .split('/')
     .map((segment) =>
       segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     );
-  return new RegExp(`^${segments.join('/')}/?$`);
+  return new RegExp(`^${segments.join('/')}$`);
 }
 
 interface PathMethods {
@@ -37,6 +37,12 @@ function groupByPath(routes: readonly KnownRoute[]): PathMethods[] {
 function matcher(routes: readonly KnownRoute[]): (req: Request) => PathMethods | undefined {
   const paths = groupByPath(routes);
   return (req) => paths.find(({ pattern }) => pattern.test(req.path));
+}
+
+/** Whether a request is for one of `routes`, method included. */
+export function routeMatcher(routes: readonly KnownRoute[]): (req: Request) => boolean {
+  const match = matcher(routes);
+  return (req) => match(req)?.allowed.has(req.method) ?? false;
 }
 
 /**
@@ -71,9 +77,6 @@ export function routeGuard(routes: readonly KnownRoute[]): RequestHandler {
  * an Express route, which would fail on an undecodable path parameter before running.
  */
 export function onlyOn(routes: readonly KnownRoute[], handler: RequestHandler): RequestHandler {
-  const match = matcher(routes);
-  return (req, res, next) => {
-    if (match(req)?.allowed.has(req.method)) return handler(req, res, next);
-    next();
-  };
+  const matches = routeMatcher(routes);
+  return (req, res, next) => (matches(req) ? handler(req, res, next) : next());
 }

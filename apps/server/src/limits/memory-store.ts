@@ -1,6 +1,7 @@
 import {
   type Admission,
   type AdmissionRequest,
+  admissionFrom,
   BAN_MS,
   banThreshold,
   type RateLimitStore,
@@ -24,21 +25,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #counters = new Map<string, Counters>();
   #lastSweepMs = 0;
 
+  async peek(request: AdmissionRequest): Promise<Admission> {
+    return admissionFrom(this.#current(request.subject, request.nowMs), request);
+  }
+
   async admit({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
     this.#sweep(nowMs);
-    const minute = minuteWindow(nowMs).index;
-    const day = dayWindow(nowMs).index;
-    const counters = this.#counters.get(subject) ?? {
-      minute,
-      minuteUsed: 0,
-      day,
-      dayUsed: 0,
-      rejections: 0,
-      bannedUntilMs: 0,
-    };
-    if (counters.minute !== minute)
-      Object.assign(counters, { minute, minuteUsed: 0, rejections: 0 });
-    if (counters.day !== day) Object.assign(counters, { day, dayUsed: 0 });
+    const counters = this.#current(subject, nowMs);
     this.#counters.set(subject, counters);
 
     const used = { minuteUsed: counters.minuteUsed, dayUsed: counters.dayUsed };
@@ -53,6 +46,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
     counters.rejections += 1;
     if (counters.rejections > banThreshold(quota)) counters.bannedUntilMs = nowMs + BAN_MS;
     return { outcome: 'limited', ...used };
+  }
+
+  /** The subject's counters, rolled over to the windows `nowMs` falls in. */
+  #current(subject: string, nowMs: number): Counters {
+    const minute = minuteWindow(nowMs).index;
+    const day = dayWindow(nowMs).index;
+    const counters = this.#counters.get(subject) ?? {
+      minute,
+      minuteUsed: 0,
+      day,
+      dayUsed: 0,
+      rejections: 0,
+      bannedUntilMs: 0,
+    };
+    if (counters.minute !== minute)
+      Object.assign(counters, { minute, minuteUsed: 0, rejections: 0 });
+    if (counters.day !== day) Object.assign(counters, { day, dayUsed: 0 });
+    return counters;
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,17 @@ export const BAN_MS = 15 * 60_000;
 /** More rejections than this in one UTC minute earns a ban. */
 export const banThreshold = (quota: Quota): number => Math.max(10, quota.perMinute);
 
+/** What admit() would answer, from counts it has not changed. */
+export function admissionFrom(
+  counts: { minuteUsed: number; dayUsed: number; bannedUntilMs: number },
+  { quota, nowMs }: AdmissionRequest,
+): Admission {
+  const { minuteUsed, dayUsed, bannedUntilMs } = counts;
+  if (bannedUntilMs > nowMs) return { outcome: 'banned', minuteUsed, dayUsed, bannedUntilMs };
+  const within = minuteUsed < quota.perMinute && dayUsed < quota.perDay;
+  return { outcome: within ? 'allowed' : 'limited', minuteUsed, dayUsed };
+}
+
 /**
  * Counts requests in the UTC-minute and UTC-day windows. One call decides and counts atomically:
  * an allowed request is counted in both windows; a rejected one is not counted, only tallied
@@ -29,5 +40,7 @@ export const banThreshold = (quota: Quota): number => Math.max(10, quota.perMinu
  */
 export interface RateLimitStore {
   admit(request: AdmissionRequest): Promise<Admission>;
+  /** The subject's state, neither counting the request nor tallying a rejection. */
+  peek(request: AdmissionRequest): Promise<Admission>;
   close(): Promise<void>;
 }

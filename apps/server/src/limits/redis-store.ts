@@ -4,6 +4,7 @@ import { MemoryRateLimitStore } from './memory-store.js';
 import {
   type Admission,
   type AdmissionRequest,
+  admissionFrom,
   BAN_MS,
   banThreshold,
   type RateLimitStore,
@@ -47,6 +48,19 @@ type ScriptReply = [Admission['outcome'], number, number, number];
 type RedisWithAdmit = Redis & {
   admitRequest(...keysThenArgs: Array<string | number>): Promise<ScriptReply>;
 };
+
+/** A subject's minute count, day count, minute rejections and ban, for the windows of `nowMs`. */
+function keysOf(subject: string, nowMs: number): [string, string, string, string] {
+  // One hash tag per subject keeps its keys in one Redis Cluster slot.
+  const prefix = `rl:{${subject}}`;
+  const minute = minuteWindow(nowMs).index;
+  return [
+    `${prefix}:m:${minute}`,
+    `${prefix}:d:${dayWindow(nowMs).index}`,
+    `${prefix}:r:${minute}`,
+    `${prefix}:ban`,
+  ];
+}
 
 /** How often to say that Redis is still away: once per outage, then at most every minute. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
@@ -111,6 +125,23 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  async peek(request: AdmissionRequest): Promise<Admission> {
+    try {
+      const [minute, day, , ban] = keysOf(request.subject, request.nowMs);
+      const [minuteUsed, dayUsed, bannedUntilMs] = await this.#redis.mget(minute, day, ban);
+      return admissionFrom(
+        {
+          minuteUsed: Number(minuteUsed ?? 0),
+          dayUsed: Number(dayUsed ?? 0),
+          bannedUntilMs: Number(bannedUntilMs ?? 0),
+        },
+        request,
+      );
+    } catch {
+      return this.#fallback.peek(request);
+    }
+  }
+
   async close(): Promise<void> {
     this.#redis.disconnect();
     await this.#fallback.close();
@@ -119,14 +150,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   async #admitInRedis({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
     const minute = minuteWindow(nowMs);
     const day = dayWindow(nowMs);
-    // One hash tag per subject keeps its keys in one Redis Cluster slot.
-    const prefix = `rl:{${subject}}`;
-    const keys = [
-      `${prefix}:m:${minute.index}`,
-      `${prefix}:d:${day.index}`,
-      `${prefix}:r:${minute.index}`,
-      `${prefix}:ban`,
-    ];
+    const keys = keysOf(subject, nowMs);
     const args = [
       quota.perMinute,
       quota.perDay,

@@ -11,10 +11,26 @@ const PET_COLUMNS = {
 
 type PetRow = Prisma.PetGetPayload<{ select: typeof PET_COLUMNS }>;
 
+/**
+ * libsql cuts text at a NUL and PostgreSQL's text cannot hold one, so a name is stored with NUL
+ * escaped as `\0` and `\` as `\\`: reversible, so every read returns the name as sent.
+ */
+function toStoredName(name: string): string {
+  return name.replace(/[\\\u0000]/g, (char) => (char === '\\' ? '\\\\' : '\\0'));
+}
+
+function fromStoredName(stored: string): string {
+  return stored.replace(/\\([\\0])/g, (_, char: string) => (char === '0' ? '\u0000' : '\\'));
+}
+
+function toRow(pet: Omit<Pet, 'id'>) {
+  return { name: toStoredName(pet.name), categoryId: BigInt(pet.categoryId), status: pet.status };
+}
+
 function toPet(row: PetRow): Pet {
   return {
     id: row.id,
-    name: row.name,
+    name: fromStoredName(row.name),
     categoryId: Number(row.categoryId),
     status: row.status as PetStatus,
   };
@@ -63,7 +79,7 @@ export function createPetStore(db: DatabaseClient) {
 
   async function createPet(pet: Omit<Pet, 'id'>): Promise<Pet> {
     const row = await db.pet.create({
-      data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status },
+      data: toRow(pet),
       select: PET_COLUMNS,
     });
     return toPet(row);
@@ -102,7 +118,7 @@ export function createPetStore(db: DatabaseClient) {
           },
         });
         const row = await tx.pet.create({
-          data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status },
+          data: toRow(pet),
           select: PET_COLUMNS,
         });
         await tx.idempotencyRecord.create({ data: { ...claim, petId: row.id } });

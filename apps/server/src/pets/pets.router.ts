@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { configure } from 'safe-stable-stringify';
 import { ApiError } from '../http/api-error.js';
 import { jsonBody } from '../http/json-body.js';
+import { requestOrigin } from '../http/request-head.js';
 import type { PageCursorCodec } from './page-cursor.js';
 import type { PetStore } from './pet-store.js';
 
@@ -28,12 +29,14 @@ export interface PetsRouterDeps {
   idempotencyScope: (res: Response) => string;
 }
 
+type PageRequest = Pick<Request, 'protocol' | 'headers' | 'socket' | 'baseUrl' | 'path'>;
+
 function nextPageUrl(
-  req: Pick<Request, 'protocol' | 'get' | 'baseUrl' | 'path'>,
+  req: PageRequest,
   publicUrl: string | undefined,
   params: Record<string, string>,
 ) {
-  const origin = publicUrl ?? `${req.protocol}://${req.get('host')}`;
+  const origin = publicUrl ?? requestOrigin(req);
   return `${origin}${req.baseUrl}${req.path}?${new URLSearchParams(params)}`;
 }
 

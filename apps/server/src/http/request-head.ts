@@ -1,0 +1,52 @@
+import { isIPv6 } from 'node:net';
+import type { Request, RequestHandler } from 'express';
+import { ApiError } from './api-error.js';
+import { MAX_HEADER_BYTES } from './limits.js';
+
+/** A host name, IPv4 or bracketed IPv6 address, and an optional port (RFC 9110 `Host`). */
+const VALID_HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+function headerValues(req: Request, name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === name) values.push(req.rawHeaders[i + 1] ?? '');
+  }
+  return values;
+}
+
+/** Header bytes as sent: Node's own limit counts only names and values, not `: ` and CRLF. */
+function headerBytes(req: Request): number {
+  let bytes = 2;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    bytes += Buffer.byteLength(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`, 'latin1');
+  }
+  return bytes;
+}
+
+/**
+ * What the HTTP parser lets through but a server must refuse: request headers over 16 KiB on
+ * the wire (431), and a missing (HTTP/1.1), repeated or malformed `Host` (400, RFC 9112 §3.2).
+ */
+export const requestHeadCheck: RequestHandler = (req, _res, next) => {
+  if (headerBytes(req) > MAX_HEADER_BYTES) {
+    return next(new ApiError('headers_too_large', 'The request headers are larger than 16 KiB.'));
+  }
+  const hosts = headerValues(req, 'host');
+  const [host] = hosts;
+  const missing = host === undefined && req.httpVersion !== '1.0';
+  if (missing || hosts.length > 1 || (host !== undefined && !VALID_HOST.test(host))) {
+    return next(
+      new ApiError('malformed_request', 'The request needs exactly one valid Host header.'),
+    );
+  }
+  next();
+};
+
+/** The origin the client addressed: its `Host`, or this server's address for HTTP/1.0 without one. */
+export function requestOrigin(req: Pick<Request, 'protocol' | 'headers' | 'socket'>): string {
+  const host = req.headers.host;
+  if (host) return `${req.protocol}://${host}`;
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `${req.protocol}://${isIPv6(address) ? `[${address}]` : address}:${req.socket.localPort}`;
+}

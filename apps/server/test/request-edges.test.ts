@@ -1,0 +1,123 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendRaw } from './support/raw-http.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api.close());
+
+const auth = () => `Authorization: Bearer ${api.apiKey}\r\n`;
+
+function expectErrorBody(
+  raw: { status: number; headers: Record<string, string>; body: string },
+  status: number,
+  code: string,
+) {
+  expect(raw.status).toBe(status);
+  expect(raw.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(raw.headers['x-request-id']).toBeTruthy();
+  expect(raw.headers['x-ratelimit-limit']).toBeTruthy();
+  expect(JSON.parse(raw.body)).toMatchObject({ code, status });
+}
+
+describe('Requests at the edges of HTTP', () => {
+  it('a compressed body that does not decompress is 400 malformed_json, not a 500', async () => {
+    for (const encoding of ['gzip', 'deflate']) {
+      const res = await api.request('/v1/pets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: '{"name":"Rex","categoryId":1}',
+      });
+      expect(res.status, encoding).toBe(400);
+      expect((await res.json()).code).toBe('malformed_json');
+    }
+    const gzipped = await api.request('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync('{"name":"Zipped","categoryId":1}'),
+    });
+    expect(gzipped.status).toBe(201);
+  });
+
+  it('an HTTP/1.1 request without Host, or with a bad or repeated one, is 400 malformed_request with an Error body', async () => {
+    const requests = [
+      `GET /v1/pets HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: a b\r\n${auth()}Connection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: x>; rel="evil"\r\n${auth()}Connection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: one\r\nHost: two\r\n${auth()}Connection: close\r\n\r\n`,
+      `GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n`,
+    ];
+    for (const request of requests)
+      expectErrorBody(await sendRaw(api.port, request), 400, 'malformed_request');
+  });
+
+  it('an HTTP/1.0 request without Host gets a Link with a valid absolute URL', async () => {
+    await api.request('/v1/pets', { method: 'POST', json: { name: 'A', categoryId: 1 } });
+    await api.request('/v1/pets', { method: 'POST', json: { name: 'B', categoryId: 1 } });
+    const res = await sendRaw(api.port, `GET /v1/pets?limit=1 HTTP/1.0\r\n${auth()}\r\n`);
+    expect(res.status).toBe(200);
+    const next = res.headers.link?.match(/^<([^>]+)>; rel="next"$/)?.[1] ?? '';
+    expect(new URL(next).origin).toBe(`http://127.0.0.1:${api.port}`);
+  });
+
+  it('an unknown expectation is ignored rather than answered with a bare 417', async () => {
+    const body = '{"name":"Expecting","categoryId":1}';
+    const res = await sendRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Expect: something\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('CONNECT is answered with an Error body', async () => {
+    const res = await sendRaw(
+      api.port,
+      `CONNECT 127.0.0.1:${api.port} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expectErrorBody(res, 400, 'malformed_request');
+  });
+
+  it('an empty chunked body is an empty body (400 validation_failed), whatever its Content-Type', async () => {
+    const res = await sendRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).code).toBe('validation_failed');
+    const nonEmpty = await sendRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\nhi\r\n0\r\n\r\n`,
+    );
+    expect(nonEmpty.status).toBe(415);
+  });
+
+  it('request headers over 16 KiB as sent are 431, however they are split', async () => {
+    const many = Array.from({ length: 1000 }, (_, i) => `X-H${i}: ${'v'.repeat(8)}\r\n`).join('');
+    const res = await sendRaw(
+      api.port,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}${many}Connection: close\r\n\r\n`,
+    );
+    expectErrorBody(res, 431, 'headers_too_large');
+  });
+
+  it('a bracketed query name is an unknown parameter, so it is ignored', async () => {
+    for (const query of ['limit[]=1', 'limit[a]=1', 'status[]=sold', 'cursor[]=x']) {
+      const res = await api.request(`/v1/pets?${query}`);
+      expect(res.status, query).toBe(200);
+    }
+  });
+
+  it('a trailing slash is another path: 404', async () => {
+    for (const path of ['/v1/pets/', '/v1/pets/1/', '/healthz/', '/v1/openapi.json/']) {
+      expect((await api.request(path)).status, path).toBe(404);
+    }
+  });
+
+  it('probes and documents are counted per client IP, even with a key', async () => {
+    const res = await api.request('/healthz');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+});
