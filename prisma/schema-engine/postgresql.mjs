@@ -160,6 +160,9 @@ function poolConfig(url, { poolSize, statementTimeoutMs }) {
   return {
     connectionString: parsed.toString(),
     Client: SystemTypesAsTextClient,
+    // Idle connections must not hold a finished process (the migrator, the key command) open
+    // for pg's 10 s idle timeout; a server stays up through its listening socket anyway.
+    allowExitOnIdle: true,
     ...(poolSize === undefined ? {} : { max: poolSize }),
     ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
   };

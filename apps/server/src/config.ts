@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')

@@ -8,7 +8,10 @@ const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL);
 
 await migrateDatabase(config.DATABASE_URL);
-const db = createPrismaClient(config.DATABASE_URL);
+const db = createPrismaClient(config.DATABASE_URL, {
+  poolSize: config.DATABASE_POOL_SIZE,
+  statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+});
 const rateLimits = await createRateLimitStore(config.REDIS_URL, logger);
 const server = createApiServer({
   db,

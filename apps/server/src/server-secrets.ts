@@ -7,12 +7,18 @@ import type { DatabaseClient } from '@animal-store/db';
  */
 export async function loadServerSecret(db: DatabaseClient, name: string): Promise<Buffer> {
   const candidate = randomBytes(32).toString('base64url');
-  // upsert with an empty update keeps whichever instance's secret was stored first.
-  const stored = await db.serverSecret.upsert({
-    where: { name },
-    create: { name, value: candidate },
-    update: {},
-    select: { value: true },
-  });
+  // An empty update keeps whichever instance's secret was stored first; an instance that loses
+  // the race to insert (a unique violation on PostgreSQL) reads the winner's.
+  const stored = await db.serverSecret
+    .upsert({
+      where: { name },
+      create: { name, value: candidate },
+      update: {},
+      select: { value: true },
+    })
+    .catch(async (error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'P2002') throw error;
+      return db.serverSecret.findUniqueOrThrow({ where: { name }, select: { value: true } });
+    });
   return Buffer.from(stored.value, 'base64url');
 }

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeys } from './support/server-process.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 
-let folder: string;
 let databaseUrl: string;
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'animal-store-keys-'));
-  databaseUrl = `file:${join(folder, 'keys.db')}`;
+  databaseUrl = await scratchDatabaseUrl();
 });
-afterAll(() => rm(folder, { recursive: true, force: true }));
+afterAll(() => dropScratchDatabases());
 
 const keys = (...args: string[]) => runKeys(databaseUrl, args);
 

@@ -7,6 +7,11 @@ import {
   killLeftoverServers,
   startServerProcess,
 } from './support/server-process.js';
+import {
+  dropScratchDatabases,
+  scratchDatabaseUrl,
+  TEST_PROVIDER,
+} from './support/test-database.js';
 
 let folder: string;
 beforeAll(async () => {
@@ -14,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   killLeftoverServers();
+  await dropScratchDatabases();
   await rm(folder, { recursive: true, force: true });
 });
 
@@ -26,8 +32,11 @@ function createPet(baseUrl: string, key: string, name: string) {
 }
 
 describe('Server process', () => {
-  it('creates and migrates a fresh embedded database on start', async () => {
-    const databaseUrl = `file:${join(folder, 'nested', 'fresh.db')}`;
+  it('creates and migrates a fresh database on start', async () => {
+    const databaseUrl =
+      TEST_PROVIDER === 'sqlite'
+        ? `file:${join(folder, 'nested', 'fresh.db')}`
+        : await scratchDatabaseUrl();
     const server = await startServerProcess({ DATABASE_URL: databaseUrl });
     const key = createRoomyKey(databaseUrl);
     const res = await fetch(`${server.baseUrl}/v1/pets`, {
@@ -40,7 +49,7 @@ describe('Server process', () => {
   });
 
   it('a pet is durable before the 201 leaves: kill -9 right after loses nothing acknowledged', async () => {
-    const databaseUrl = `file:${join(folder, 'durable.db')}`;
+    const databaseUrl = await scratchDatabaseUrl();
     const key = createRoomyKey(databaseUrl);
     const acknowledged: number[] = [];
     for (let round = 0; round < 3; round += 1) {
@@ -65,7 +74,7 @@ describe('Server process', () => {
 
   it('SIGTERM and SIGINT shut down gracefully: in-flight requests finish, then the process exits 0', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const databaseUrl = `file:${join(folder, `graceful-${signal}.db`)}`;
+      const databaseUrl = await scratchDatabaseUrl();
       const key = createRoomyKey(databaseUrl);
       const server = await startServerProcess({ DATABASE_URL: databaseUrl });
       const inFlight = Array.from({ length: 20 }, (_, i) =>

@@ -1,12 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
 import { createLogger } from '../src/logger.js';
 import {
@@ -15,18 +12,15 @@ import {
   runKeys,
   startServerProcess,
 } from './support/server-process.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 import { startTestServer } from './support/test-server.js';
 
 /** The Redis CI provides; every test here namespaces its keys, so runs never collide. */
 const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-let folder: string;
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'animal-store-redis-'));
-});
 afterAll(async () => {
   killLeftoverServers();
-  await rm(folder, { recursive: true, force: true });
+  await dropScratchDatabases();
 });
 
 /** Waits until at least `seconds` remain in the current UTC minute, so a burst stays in one window. */
@@ -50,7 +44,7 @@ function createKey(databaseUrl: string, plan: string): { id: string; key: string
 
 describe('Rate limits in Redis, across instances', () => {
   it('two server instances sharing one Redis and one database hold a free key to 60 requests a minute together', async () => {
-    const databaseUrl = `file:${join(folder, 'shared.db')}`;
+    const databaseUrl = await scratchDatabaseUrl();
     const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
     // The first instance migrates the fresh database; the second finds it ready.
     const first = await startServerProcess(env);
@@ -71,7 +65,7 @@ describe('Rate limits in Redis, across instances', () => {
   });
 
   it('a revoked key is refused by every instance within 5 seconds', async () => {
-    const databaseUrl = `file:${join(folder, 'revoke.db')}`;
+    const databaseUrl = await scratchDatabaseUrl();
     const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
     const instances = [await startServerProcess(env), await startServerProcess(env)];
     const { id, key } = createKey(databaseUrl, 'pro');

@@ -44,13 +44,51 @@ function fromValidationError(error: RequestValidationError): ApiError {
   return new ApiError('validation_failed', `The request is invalid: ${fields}.`, { details });
 }
 
-const DATABASE_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** Prisma's "cannot reach / lost the database" codes, and the socket errors under them. */
+const DATABASE_UNAVAILABLE_CODES = new Set([
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // PostgreSQL: the server is shutting down, was told to end this backend, or is starting up.
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+/** Driver-adapter error kinds for the same conditions. */
+const DATABASE_UNAVAILABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+]);
+/** node-postgres reports a dropped connection only in its message. */
+const CONNECTION_LOST =
+  /Connection terminated|Connection ended|timeout exceeded when trying to connect/i;
 
+/** Whether `error`, or anything in its `cause` chain, says the database cannot be reached. */
 function isDatabaseUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, name } = error as { code?: unknown; name?: unknown };
-  if (typeof code === 'string' && DATABASE_UNAVAILABLE_CODES.has(code)) return true;
-  return name === 'PrismaClientInitializationError';
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (typeof current !== 'object') return false;
+    const { code, name, kind, message, cause } = current as Record<string, unknown>;
+    if (
+      typeof code === 'string' &&
+      (DATABASE_UNAVAILABLE_CODES.has(code) || code.startsWith('08'))
+    ) {
+      return true;
+    }
+    if (typeof kind === 'string' && DATABASE_UNAVAILABLE_KINDS.has(kind)) return true;
+    if (name === 'PrismaClientInitializationError') return true;
+    if (typeof message === 'string' && CONNECTION_LOST.test(message)) return true;
+    current = cause;
+  }
+  return false;
 }
 
 /** Turns anything thrown in the pipeline into the ApiError the client sees. */

@@ -134,9 +134,17 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-run(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  // One line, so scripts can show it as is; `keys --help` has the usage.
-  process.stderr.write(`keys: ${message.split('\n')[0]} (see keys --help)\n`);
-  process.exitCode = 1;
-});
+/** Exits once stdout is flushed: a database pool must not keep a finished command waiting. */
+function exitWhenFlushed(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
+run(process.argv.slice(2)).then(
+  () => exitWhenFlushed(0),
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    // One line, so scripts can show it as is; `keys --help` has the usage.
+    process.stderr.write(`keys: ${message.split('\n')[0]} (see keys --help)\n`);
+    exitWhenFlushed(1);
+  },
+);

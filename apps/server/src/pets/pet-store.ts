@@ -15,12 +15,14 @@ type PetRow = Prisma.PetGetPayload<{ select: typeof PET_COLUMNS }>;
  * libsql cuts text at a NUL and PostgreSQL's text cannot hold one, so a name is stored with NUL
  * escaped as `\0` and `\` as `\\`: reversible, so every read returns the name as sent.
  */
+const NUL = String.fromCharCode(0);
+
 function toStoredName(name: string): string {
-  return name.replace(/[\\\u0000]/g, (char) => (char === '\\' ? '\\\\' : '\\0'));
+  return name.replaceAll('\\', '\\\\').replaceAll(NUL, '\\0');
 }
 
 function fromStoredName(stored: string): string {
-  return stored.replace(/\\([\\0])/g, (_, char: string) => (char === '0' ? '\u0000' : '\\'));
+  return stored.replace(/\\([\\0])/g, (_, char: string) => (char === '0' ? NUL : '\\'));
 }
 
 function toRow(pet: Omit<Pet, 'id'>) {
@@ -47,6 +49,9 @@ export type IdempotentCreateResult =
   | { outcome: 'replayed'; pet: Pet }
   | { outcome: 'conflict' };
 
+/** Pet ids are `Int` columns (32-bit on PostgreSQL): a larger id names no pet. */
+const MAX_STORED_PET_ID = 2 ** 31 - 1;
+
 /** Idempotency records are kept a day, as the interface promises, and purged lazily after that. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -59,6 +64,7 @@ function isUniqueViolation(error: unknown): boolean {
 /** Every database call the pets operations make. */
 export function createPetStore(db: DatabaseClient) {
   async function findPet(id: number): Promise<Pet | undefined> {
+    if (id > MAX_STORED_PET_ID) return undefined;
     const row = await db.pet.findUnique({ where: { id }, select: PET_COLUMNS });
     return row ? toPet(row) : undefined;
   }
@@ -109,13 +115,10 @@ export function createPetStore(db: DatabaseClient) {
     if (earlier) return earlier;
     try {
       const created = await db.$transaction(async (tx) => {
+        // Expired records only (this key's included, if it expired): a live record of this
+        // key, committed by a concurrent request, must stay and make this insert fail.
         await tx.idempotencyRecord.deleteMany({
-          where: {
-            OR: [
-              { scope: claim.scope, key: claim.key },
-              { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_RETENTION_MS) } },
-            ],
-          },
+          where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_RETENTION_MS) } },
         });
         const row = await tx.pet.create({
           data: toRow(pet),

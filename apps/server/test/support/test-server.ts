@@ -1,7 +1,4 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
@@ -9,6 +6,7 @@ import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
 import { closeGracefully, createApiServer, listen } from '../../src/server.js';
+import { freshDatabase } from './test-database.js';
 
 /** Tests probe response bodies of every shape, so `json()` is untyped here. */
 // biome-ignore lint/suspicious/noExplicitAny: see above
@@ -36,16 +34,16 @@ export interface TestServerOptions {
   now?: () => number;
   rateLimits?: RateLimitStore;
   trustProxy?: boolean;
+  /** Rewrites the database URL the server connects to (say, through a proxy). */
+  databaseUrlFor?: (url: string) => string;
 }
 
 const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
 
 /** A real server on a real SQLite database of its own, listening on a free port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const folder = await mkdtemp(join(tmpdir(), 'animal-store-test-'));
-  const databaseFile = join(folder, 'test.db');
-  await copyFile(inject('templateDatabaseFile'), databaseFile);
-  const databaseUrl = `file:${databaseFile}`;
+  const database = await freshDatabase(inject('templateDatabase'));
+  const databaseUrl = options.databaseUrlFor?.(database.url) ?? database.url;
   const db = createPrismaClient(databaseUrl);
   const keys = createApiKeyStore(db);
   const createKey = async (request: NewApiKey) => (await keys.create(request)).secret;
@@ -83,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await closeGracefully(server);
       await rateLimits.close();
       await db.$disconnect();
-      await rm(folder, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Which database the server suite runs on: `TEST_DATABASE_PROVIDER=postgresql` for PostgreSQL. */
+export const TEST_PROVIDER: 'sqlite' | 'postgresql' =
+  process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? 'postgresql' : 'sqlite';
+
+/** The PostgreSQL server tests create their databases on (any database on it). */
+const POSTGRES_SERVER_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const TEST_DATABASE_PREFIX = 'animal_store_test_';
+
+function postgresUrl(name: string): string {
+  const url = new URL(POSTGRES_SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function onPostgresServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_SERVER_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database no other test uses. From `template` (a migrated database made once per run) when
+ * given, else empty, for the server to create and migrate as it does on first start.
+ */
+export async function freshDatabase(template?: string): Promise<TestDatabase> {
+  const suffix = randomBytes(6).toString('hex');
+  if (TEST_PROVIDER === 'postgresql') {
+    const name = `${TEST_DATABASE_PREFIX}${suffix}`;
+    if (template) await onPostgresServer(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    return {
+      url: postgresUrl(name),
+      drop: () => onPostgresServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  }
+  const folder = await mkdtemp(join(tmpdir(), TEST_DATABASE_PREFIX));
+  const file = join(folder, 'test.db');
+  if (template) await copyFile(template, file);
+  return { url: `file:${file}`, drop: () => rm(folder, { recursive: true, force: true }) };
+}
+
+/** Where a migrated template lives: a file (SQLite) or a database name (PostgreSQL). */
+export async function templateLocation(): Promise<{
+  url: string;
+  template: string;
+  drop(): Promise<void>;
+}> {
+  const database = await freshDatabase();
+  const template =
+    TEST_PROVIDER === 'postgresql'
+      ? new URL(database.url).pathname.slice(1)
+      : database.url.slice('file:'.length);
+  return { ...database, template };
+}
+
+const scratch: TestDatabase[] = [];
+
+/** The URL of a database that does not exist yet; dropped by `dropScratchDatabases`. */
+export async function scratchDatabaseUrl(): Promise<string> {
+  const database = await freshDatabase();
+  scratch.push(database);
+  return database.url;
+}
+
+export async function dropScratchDatabases(): Promise<void> {
+  await Promise.all(scratch.splice(0).map((database) => database.drop()));
+}
