@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PROVIDER } from './support/test-database.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /** A TCP proxy in front of PostgreSQL that can cut every connection and refuse new ones. */
@@ -44,7 +43,7 @@ class SwitchableProxy {
   }
 }
 
-describe.runIf(TEST_PROVIDER === 'postgresql')('Database outage (PostgreSQL)', () => {
+describe('Database outage (PostgreSQL)', () => {
   let proxy: SwitchableProxy;
   let api: TestServer;
 
