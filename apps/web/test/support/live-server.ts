@@ -1,0 +1,98 @@
+/**
+ * The real server, started as users start it (`node dist/main.js`) on a fresh SQLite database,
+ * and its key command. turbo builds `@animal-store/server` before these tests run.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const serverRoot = dirname(
+  createRequire(import.meta.url).resolve('@animal-store/server/package.json'),
+);
+const MAIN = join(serverRoot, 'dist', 'main.js');
+const KEYS = join(serverRoot, 'dist', 'keys.js');
+
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+export interface LiveServer {
+  /** The origin, e.g. `http://127.0.0.1:41234` (the contract's paths add `/v1`). */
+  readonly baseUrl: string;
+  /** Creates a key on the server's database with `keys create … --json`. */
+  createKey(plan: KeyPlan): string;
+  stop(): Promise<void>;
+}
+
+export type KeyPlan =
+  | { plan: 'free' | 'pro' | 'business' }
+  | { plan: 'enterprise'; perMinute: number; perDay: number };
+
+/** A key with room for every request a test makes. */
+export const ROOMY: KeyPlan = { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 };
+
+export async function startLiveServer(): Promise<LiveServer> {
+  if (!existsSync(MAIN)) {
+    throw new Error(`${MAIN} is missing: build @animal-store/server first (turbo does)`);
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'animal-store-web-'));
+  const databaseUrl = `file:${join(folder, 'store.db')}`;
+  const port = await freePort();
+  // A server of its own: no shared Redis counters, links on its own origin.
+  const { PUBLIC_URL: _publicUrl, REDIS_URL: _redisUrl, ...inherited } = process.env;
+  const env = { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
+  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(folder, { recursive: true, force: true });
+  };
+
+  for (let attempt = 0; ; attempt += 1) {
+    const ready = await fetch(`${baseUrl}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (child.exitCode !== null || attempt > 300) {
+      await stop();
+      throw new Error('the server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    baseUrl,
+    stop,
+    createKey(plan) {
+      const limits =
+        plan.plan === 'enterprise'
+          ? ['--per-minute', String(plan.perMinute), '--per-day', String(plan.perDay)]
+          : [];
+      const result = spawnSync(
+        process.execPath,
+        [KEYS, 'create', '--label', 'web test', '--plan', plan.plan, ...limits, '--json'],
+        { env, encoding: 'utf8' },
+      );
+      if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
+      return (JSON.parse(result.stdout) as { key: string }).key;
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end tests: a real server process, the built app, and Chromium driven by playwright-core.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/build-app.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+  },
+});
