@@ -12,7 +12,7 @@ afterAll(() => dropScratchDatabases());
 
 const keys = (...args: string[]) => runKeys(databaseUrl, args);
 
-function expectOneLineError(result: ReturnType<typeof keys>, pattern: RegExp) {
+function expectOneLineError(result: Awaited<ReturnType<typeof keys>>, pattern: RegExp) {
   expect(result.status).not.toBe(0);
   expect(result.stdout).toBe('');
   expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -20,13 +20,13 @@ function expectOneLineError(result: ReturnType<typeof keys>, pattern: RegExp) {
 }
 
 describe('The key command', () => {
-  it('create --json prints exactly one JSON object {id, key, plan, perMinute, perDay} on stdout', () => {
+  it('create --json prints exactly one JSON object {id, key, plan, perMinute, perDay} on stdout', async () => {
     for (const [plan, perMinute, perDay] of [
       ['free', 60, 1000],
       ['pro', 300, 10000],
       ['business', 1000, 100000],
     ] as const) {
-      const result = keys('create', '--label', `a ${plan} key`, '--plan', plan, '--json');
+      const result = await keys('create', '--label', `a ${plan} key`, '--plan', plan, '--json');
       expect(result.status, result.stderr).toBe(0);
       const created = JSON.parse(result.stdout);
       expect(Object.keys(created).sort()).toEqual(['id', 'key', 'perDay', 'perMinute', 'plan']);
@@ -35,10 +35,12 @@ describe('The key command', () => {
     }
   });
 
-  it('keys are random, at least 128 bits', () => {
+  it('keys are random, at least 128 bits', async () => {
     const seen = new Set<string>();
     for (let i = 0; i < 3; i += 1) {
-      const { key } = JSON.parse(keys('create', '--label', 'r', '--plan', 'free', '--json').stdout);
+      const { key } = JSON.parse(
+        (await keys('create', '--label', 'r', '--plan', 'free', '--json')).stdout,
+      );
       const secret = key.replace(/^ask_/, '');
       expect(Buffer.from(secret, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
       seen.add(key);
@@ -46,8 +48,8 @@ describe('The key command', () => {
     expect(seen.size).toBe(3);
   });
 
-  it('enterprise requires --per-minute N --per-day N', () => {
-    const result = keys(
+  it('enterprise requires --per-minute N --per-day N', async () => {
+    const result = await keys(
       'create',
       '--label',
       'big',
@@ -66,15 +68,15 @@ describe('The key command', () => {
       perDay: 900000,
     });
     expectOneLineError(
-      keys('create', '--label', 'big', '--plan', 'enterprise'),
+      await keys('create', '--label', 'big', '--plan', 'enterprise'),
       /--per-minute is required/,
     );
     expectOneLineError(
-      keys('create', '--label', 'big', '--plan', 'enterprise', '--per-minute', '10'),
+      await keys('create', '--label', 'big', '--plan', 'enterprise', '--per-minute', '10'),
       /--per-day is required/,
     );
     expectOneLineError(
-      keys(
+      await keys(
         'create',
         '--label',
         'big',
@@ -89,39 +91,39 @@ describe('The key command', () => {
     );
   });
 
-  it('other plans refuse --per-minute and --per-day', () => {
+  it('other plans refuse --per-minute and --per-day', async () => {
     expectOneLineError(
-      keys('create', '--label', 'x', '--plan', 'free', '--per-minute', '100'),
+      await keys('create', '--label', 'x', '--plan', 'free', '--per-minute', '100'),
       /only for the enterprise plan/,
     );
     expectOneLineError(
-      keys('create', '--label', 'x', '--plan', 'pro', '--per-day', '100'),
+      await keys('create', '--label', 'x', '--plan', 'pro', '--per-day', '100'),
       /only for the enterprise plan/,
     );
   });
 
-  it('errors exit non-zero with a one-line message: unknown plan, missing flags, unknown command', () => {
+  it('errors exit non-zero with a one-line message: unknown plan, missing flags, unknown command', async () => {
     expectOneLineError(
-      keys('create', '--label', 'x', '--plan', 'platinum'),
+      await keys('create', '--label', 'x', '--plan', 'platinum'),
       /unknown plan "platinum"/,
     );
-    expectOneLineError(keys('create', '--plan', 'free'), /--label is required/);
-    expectOneLineError(keys('create', '--label', 'x'), /--plan is required/);
+    expectOneLineError(await keys('create', '--plan', 'free'), /--label is required/);
+    expectOneLineError(await keys('create', '--label', 'x'), /--plan is required/);
     expectOneLineError(
-      keys('create', '--label', 'x', '--plan', 'free', '--colour', 'red'),
+      await keys('create', '--label', 'x', '--plan', 'free', '--colour', 'red'),
       /colour/,
     );
-    expectOneLineError(keys('rotate'), /unknown command "rotate"/);
-    expectOneLineError(keys('revoke'), /needs the id/);
-    expectOneLineError(keys('revoke', 'key_nope'), /no key has id "key_nope"/);
+    expectOneLineError(await keys('rotate'), /unknown command "rotate"/);
+    expectOneLineError(await keys('revoke'), /needs the id/);
+    expectOneLineError(await keys('revoke', 'key_nope'), /no key has id "key_nope"/);
   });
 
-  it('list never shows secrets', () => {
+  it('list never shows secrets', async () => {
     const { key, id } = JSON.parse(
-      keys('create', '--label', 'listed', '--plan', 'pro', '--json').stdout,
+      (await keys('create', '--label', 'listed', '--plan', 'pro', '--json')).stdout,
     );
     for (const args of [['list'], ['list', '--json']]) {
-      const result = keys(...args);
+      const result = await keys(...args);
       expect(result.status).toBe(0);
       expect(result.stdout).toContain(id);
       expect(result.stdout).not.toContain(key);
@@ -129,12 +131,12 @@ describe('The key command', () => {
     }
   });
 
-  it('revoke <id> marks the key revoked; list shows it', () => {
+  it('revoke <id> marks the key revoked; list shows it', async () => {
     const { id } = JSON.parse(
-      keys('create', '--label', 'doomed', '--plan', 'free', '--json').stdout,
+      (await keys('create', '--label', 'doomed', '--plan', 'free', '--json')).stdout,
     );
-    expect(keys('revoke', id).status).toBe(0);
-    const listed = JSON.parse(keys('list', '--json').stdout).keys.find(
+    expect((await keys('revoke', id)).status).toBe(0);
+    const listed = JSON.parse((await keys('list', '--json')).stdout).keys.find(
       (key: { id: string }) => key.id === id,
     );
     expect(listed.revokedAt).toBeTruthy();
@@ -142,7 +144,7 @@ describe('The key command', () => {
 
   it('keys are stored only as a hash, looked up by hash', async () => {
     const { key, id } = JSON.parse(
-      keys('create', '--label', 'hashed', '--plan', 'free', '--json').stdout,
+      (await keys('create', '--label', 'hashed', '--plan', 'free', '--json')).stdout,
     );
     const db = createPrismaClient(databaseUrl);
     try {

@@ -38,7 +38,7 @@ describe('Server process', () => {
         ? `file:${join(folder, 'nested', 'fresh.db')}`
         : await scratchDatabaseUrl();
     const server = await startServerProcess({ DATABASE_URL: databaseUrl });
-    const key = createRoomyKey(databaseUrl);
+    const key = await createRoomyKey(databaseUrl);
     const res = await fetch(`${server.baseUrl}/v1/pets`, {
       headers: { authorization: `Bearer ${key}` },
     });
@@ -50,7 +50,7 @@ describe('Server process', () => {
 
   it('a pet is durable before the 201 leaves: kill -9 right after loses nothing acknowledged', async () => {
     const databaseUrl = await scratchDatabaseUrl();
-    const key = createRoomyKey(databaseUrl);
+    const key = await createRoomyKey(databaseUrl);
     const acknowledged: number[] = [];
     for (let round = 0; round < 3; round += 1) {
       const server = await startServerProcess({ DATABASE_URL: databaseUrl });
@@ -75,7 +75,7 @@ describe('Server process', () => {
   it('SIGTERM and SIGINT shut down gracefully: in-flight requests finish, then the process exits 0', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const databaseUrl = await scratchDatabaseUrl();
-      const key = createRoomyKey(databaseUrl);
+      const key = await createRoomyKey(databaseUrl);
       const server = await startServerProcess({ DATABASE_URL: databaseUrl });
       const inFlight = Array.from({ length: 20 }, (_, i) =>
         createPet(server.baseUrl, key, `In flight ${i}`).then(

@@ -29,8 +29,8 @@ async function awayFromMinuteEnd(seconds: number) {
   if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-function createKey(databaseUrl: string, plan: string): { id: string; key: string } {
-  const result = runKeys(databaseUrl, [
+async function createKey(databaseUrl: string, plan: string): Promise<{ id: string; key: string }> {
+  const result = await runKeys(databaseUrl, [
     'create',
     '--label',
     `redis ${plan}`,
@@ -49,7 +49,7 @@ describe('Rate limits in Redis, across instances', () => {
     // The first instance migrates the fresh database; the second finds it ready.
     const first = await startServerProcess(env);
     const second = await startServerProcess(env);
-    const { key } = createKey(databaseUrl, 'free');
+    const { key } = await createKey(databaseUrl, 'free');
     await awayFromMinuteEnd(15);
     const statuses: number[] = [];
     for (let i = 0; i < 70; i += 1) {
@@ -68,14 +68,14 @@ describe('Rate limits in Redis, across instances', () => {
     const databaseUrl = await scratchDatabaseUrl();
     const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
     const instances = [await startServerProcess(env), await startServerProcess(env)];
-    const { id, key } = createKey(databaseUrl, 'pro');
+    const { id, key } = await createKey(databaseUrl, 'pro');
     const statusAt = (baseUrl: string) =>
       fetch(`${baseUrl}/v1/pets`, { headers: { authorization: `Bearer ${key}` } }).then(
         (res) => res.status,
       );
     for (const instance of instances) expect(await statusAt(instance.baseUrl)).toBe(200);
 
-    expect(runKeys(databaseUrl, ['revoke', id]).status).toBe(0);
+    expect((await runKeys(databaseUrl, ['revoke', id])).status).toBe(0);
     const revokedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 5_000 - (Date.now() - revokedAt)));
     for (const instance of instances) expect(await statusAt(instance.baseUrl)).toBe(401);

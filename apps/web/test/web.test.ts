@@ -33,7 +33,7 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-  key = api.createKey(ROOMY);
+  key = await api.createKey(ROOMY);
 });
 
 afterAll(async () => {
@@ -207,7 +207,7 @@ describe('the web app', () => {
   });
 
   it('says when to try again once the request budget is spent', async () => {
-    const tight = api.createKey({ plan: 'enterprise', perMinute: 2, perDay: 1000 });
+    const tight = await api.createKey({ plan: 'enterprise', perMinute: 2, perDay: 1000 });
     await signIn(tight);
     await catalogue().locator('table, .state').first().waitFor();
     await page

@@ -15,7 +15,7 @@ let apiKey: string;
 beforeAll(async () => {
   server = await startLiveServer();
   proxy = await startFaultProxy(server.baseUrl);
-  apiKey = server.createKey(ROOMY);
+  apiKey = await server.createKey(ROOMY);
 });
 
 afterAll(async () => {
@@ -71,7 +71,7 @@ describe('retries', () => {
   });
 
   test("the server's own 429 carries Retry-After, and retry: false returns it at once", async () => {
-    const tightKey = server.createKey({ plan: 'enterprise', perMinute: 1, perDay: 1000 });
+    const tightKey = await server.createKey({ plan: 'enterprise', perMinute: 1, perDay: 1000 });
     const client = createClient({ baseUrl: server.baseUrl, apiKey: tightKey, retry: false });
     await client.pets.listPets();
     const result = await client.pets.listPets();

@@ -164,7 +164,7 @@ test('the packed packages install, type-check and run in a fresh npm project', a
     env: {
       ...cleanEnv,
       ANIMAL_STORE_URL: server.baseUrl,
-      ANIMAL_STORE_API_KEY: server.createKey(ROOMY),
+      ANIMAL_STORE_API_KEY: await server.createKey(ROOMY),
     },
     encoding: 'utf8',
   });

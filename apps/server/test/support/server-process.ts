@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -59,18 +59,27 @@ export interface KeysResult {
   stderr: string;
 }
 
-/** Runs the key command as users do, against `databaseUrl`. */
-export function runKeys(databaseUrl: string, args: string[]): KeysResult {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', KEYS, ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
+/**
+ * Runs the key command as users do, against `databaseUrl`. Async, so the test's event loop keeps
+ * noticing keep-alive connections a server closes meanwhile.
+ */
+export function runKeys(databaseUrl: string, args: string[]): Promise<KeysResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', KEYS, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ status, stdout, stderr });
+      },
+    );
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** A fresh key with room for every request a test makes. */
-export function createRoomyKey(databaseUrl: string): string {
-  const result = runKeys(databaseUrl, [
+export async function createRoomyKey(databaseUrl: string): Promise<string> {
+  const result = await runKeys(databaseUrl, [
     'create',
     '--label',
     'process test',

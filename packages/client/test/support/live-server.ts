@@ -2,7 +2,7 @@
  * The real server, started as users start it (`node dist/main.js`) on a fresh SQLite database,
  * and its key command. turbo builds `@animal-store/server` before these tests run.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 
 const serverRoot = dirname(
   createRequire(import.meta.url).resolve('@animal-store/server/package.json'),
@@ -29,7 +30,8 @@ export interface LiveServer {
   /** The origin, e.g. `http://127.0.0.1:41234` (the contract's paths add `/v1`). */
   readonly baseUrl: string;
   /** Creates a key on the server's database with `keys create … --json`. */
-  createKey(plan: KeyPlan): string;
+  /** Async, so the test's event loop keeps noticing connections the server closes meanwhile. */
+  createKey(plan: KeyPlan): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -81,18 +83,17 @@ export async function startLiveServer(): Promise<LiveServer> {
   return {
     baseUrl,
     stop,
-    createKey(plan) {
+    async createKey(plan) {
       const limits =
         plan.plan === 'enterprise'
           ? ['--per-minute', String(plan.perMinute), '--per-day', String(plan.perDay)]
           : [];
-      const result = spawnSync(
+      const { stdout } = await promisify(execFile)(
         process.execPath,
         [KEYS, 'create', '--label', 'client test', '--plan', plan.plan, ...limits, '--json'],
         { env, encoding: 'utf8' },
       );
-      if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
-      return (JSON.parse(result.stdout) as { key: string }).key;
+      return (JSON.parse(stdout) as { key: string }).key;
     },
   };
 }
