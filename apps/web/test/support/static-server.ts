@@ -1,5 +1,5 @@
 /**
- * A tiny stand-in for whatever serves the built app in production: files from `dist`
+ * A tiny stand-in for whatever serves the built app in production: files of the test build
  * (unknown paths fall back to `index.html`) and `/v1` proxied to the API server.
  */
 
@@ -9,7 +9,7 @@ import { createServer, request, type Server } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+export const TEST_BUILD = fileURLToPath(new URL('../../test-build/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,8 +26,8 @@ export interface StaticServer {
 }
 
 export async function startStaticServer(apiBaseUrl: string): Promise<StaticServer> {
-  if (!existsSync(join(DIST, 'index.html'))) {
-    throw new Error(`${DIST}index.html is missing: build @animal-store/web first`);
+  if (!existsSync(join(TEST_BUILD, 'index.html'))) {
+    throw new Error(`${TEST_BUILD}index.html is missing: build @animal-store/web first`);
   }
   const api = new URL(apiBaseUrl);
   const server: Server = createServer((req, res) => {
@@ -53,12 +53,12 @@ export async function startStaticServer(apiBaseUrl: string): Promise<StaticServe
       return;
     }
     const relative = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
-    let file = join(DIST, relative);
-    if (!file.startsWith(DIST) || relative.split(sep).includes('..')) {
+    let file = join(TEST_BUILD, relative);
+    if (!file.startsWith(TEST_BUILD) || relative.split(sep).includes('..')) {
       res.writeHead(404).end();
       return;
     }
-    if (!existsSync(file) || !statSync(file).isFile()) file = join(DIST, 'index.html');
+    if (!existsSync(file) || !statSync(file).isFile()) file = join(TEST_BUILD, 'index.html');
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(res);
   });
