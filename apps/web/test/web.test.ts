@@ -4,9 +4,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LiveServer, ROOMY, startLiveServer } from './support/live-server';
 import { type StaticServer, startStaticServer } from './support/static-server';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
@@ -19,7 +19,7 @@ let key: string;
 
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  api = await startLiveServer();
+  api = await startLiveServer('web');
   web = await startStaticServer(api.baseUrl);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

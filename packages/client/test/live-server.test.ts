@@ -3,17 +3,18 @@
  * short Retry-After, a dropped connection, a gateway error), a small proxy in front of the
  * server produces it; every other answer is the server's own.
  */
+
+import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type DeprecationNotice, ListPetsError } from '../src/index.js';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
-import { type LiveServer, ROOMY, startLiveServer } from './support/live-server.js';
 
 let server: LiveServer;
 let proxy: FaultProxy;
 let apiKey: string;
 
 beforeAll(async () => {
-  server = await startLiveServer();
+  server = await startLiveServer('client');
   proxy = await startFaultProxy(server.baseUrl);
   apiKey = await server.createKey(ROOMY);
 });

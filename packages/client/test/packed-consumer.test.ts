@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type LiveServer, ROOMY, startLiveServer } from './support/live-server.js';
 
 const CLIENT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const CONTRACT = join(CLIENT, '..', 'contract');
@@ -90,7 +90,7 @@ const TSCONFIG = {
 
 beforeAll(async () => {
   await Promise.all([assertBuilt(CLIENT), assertBuilt(CONTRACT)]);
-  server = await startLiveServer();
+  server = await startLiveServer('client');
   folder = await mkdtemp(join(tmpdir(), 'animal-store-consumer-'));
 });
 

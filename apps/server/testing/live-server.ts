@@ -1,20 +1,19 @@
 /**
- * The real server, started as users start it (`node dist/main.js`) on a fresh SQLite database,
- * and its key command. turbo builds `@animal-store/server` before these tests run.
+ * For other packages' tests (`@animal-store/server/testing`): the real server, started as users
+ * start it (`node dist/main.js`) on a fresh SQLite database, and its key command. turbo builds
+ * `@animal-store/server` before the tests of the packages that depend on it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-const serverRoot = dirname(
-  createRequire(import.meta.url).resolve('@animal-store/server/package.json'),
-);
+const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(serverRoot, 'dist', 'main.js');
 const KEYS = join(serverRoot, 'dist', 'keys.js');
 
@@ -29,8 +28,10 @@ export async function freePort(): Promise<number> {
 export interface LiveServer {
   /** The origin, e.g. `http://127.0.0.1:41234` (the contract's paths add `/v1`). */
   readonly baseUrl: string;
-  /** Creates a key on the server's database with `keys create … --json`. */
-  /** Async, so the test's event loop keeps noticing connections the server closes meanwhile. */
+  /**
+   * Creates a key on the server's database with `keys create … --json`. Async, so the test's
+   * event loop keeps noticing keep-alive connections the server closes meanwhile.
+   */
   createKey(plan: KeyPlan): Promise<string>;
   stop(): Promise<void>;
 }
@@ -42,11 +43,12 @@ export type KeyPlan =
 /** A key with room for every request a test makes. */
 export const ROOMY: KeyPlan = { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 };
 
-export async function startLiveServer(): Promise<LiveServer> {
+/** @param label names the temp folder and the keys, to tell the callers' leftovers apart */
+export async function startLiveServer(label: string): Promise<LiveServer> {
   if (!existsSync(MAIN)) {
     throw new Error(`${MAIN} is missing: build @animal-store/server first (turbo does)`);
   }
-  const folder = await mkdtemp(join(tmpdir(), 'animal-store-web-'));
+  const folder = await mkdtemp(join(tmpdir(), `animal-store-${label}-`));
   const databaseUrl = `file:${join(folder, 'store.db')}`;
   const port = await freePort();
   // A server of its own: no shared Redis counters, links on its own origin.
@@ -90,7 +92,7 @@ export async function startLiveServer(): Promise<LiveServer> {
           : [];
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [KEYS, 'create', '--label', 'web test', '--plan', plan.plan, ...limits, '--json'],
+        [KEYS, 'create', '--label', `${label} test`, '--plan', plan.plan, ...limits, '--json'],
         { env, encoding: 'utf8' },
       );
       return (JSON.parse(stdout) as { key: string }).key;
