@@ -6,7 +6,11 @@ const POSTGRES_ONLY = ['test/database-outage.test.ts'];
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? [] : POSTGRES_ONLY,
+    exclude: [
+      // Run once, by vitest.workflows.config.ts.
+      'test/workflows/**',
+      ...(process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? [] : POSTGRES_ONLY),
+    ],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

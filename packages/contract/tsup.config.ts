@@ -1,10 +1,11 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
+export default defineConfig((options) => ({
   entry: ['src/index.ts', 'src/openapi.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
-  clean: true,
+  // Watch mode rewrites in place: a cleaned folder would break the apps reading it meanwhile.
+  clean: !options.watch,
   target: 'node20',
-});
+}));

@@ -1,18 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../testing/live-server.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KEYS = fileURLToPath(new URL('../../src/keys/cli.ts', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  return typeof address === 'object' && address ? address.port : 0;
-}
+export { freePort };
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -36,11 +36,15 @@ export interface TestDatabase {
 
 /**
  * A database no other test uses. From `template` (a migrated database made once per run) when
- * given, else empty, for the server to create and migrate as it does on first start.
+ * given, else empty, for the server to create and migrate as it does on first start. On the
+ * suite's provider unless `provider` says otherwise.
  */
-export async function freshDatabase(template?: string): Promise<TestDatabase> {
+export async function freshDatabase(
+  template?: string,
+  provider: typeof TEST_PROVIDER = TEST_PROVIDER,
+): Promise<TestDatabase> {
   const suffix = randomBytes(6).toString('hex');
-  if (TEST_PROVIDER === 'postgresql') {
+  if (provider === 'postgresql') {
     const name = `${TEST_DATABASE_PREFIX}${suffix}`;
     if (template) await onPostgresServer(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     return {

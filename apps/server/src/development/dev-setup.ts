@@ -1,0 +1,92 @@
+/**
+ * The first step of `pnpm dev`: migrates the development database (creating it on the first
+ * run), seeds a few animals into an empty one, and prints a development API key with the URLs.
+ * The key is kept beside the default database, so every later `pnpm dev` prints the same one.
+ * Only the raw key can authenticate and the server stores only its hash, so this file is what
+ * lets a restart show it again; it is git-ignored with the rest of `data/`.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Pet } from '@animal-store/contract';
+import { createPrismaClient, type DatabaseClient, migrateDatabase } from '@animal-store/db';
+import { z } from 'zod';
+import { loadConfig } from '../config.js';
+import { createApiKeyStore, hashSecret } from '../keys/api-key-store.js';
+import { createPetStore } from '../pets/pet-store.js';
+
+const DEV_KEY_FILE = fileURLToPath(new URL('../../data/dev-api-key.json', import.meta.url));
+
+const SAMPLE_ANIMALS: Omit<Pet, 'id'>[] = [
+  { name: 'Biscuit', categoryId: 1, status: 'available' },
+  { name: 'Pepper', categoryId: 1, status: 'pending' },
+  { name: 'Mochi', categoryId: 2, status: 'available' },
+  { name: 'Sir Hopsalot', categoryId: 3, status: 'sold' },
+  { name: 'Kiwi', categoryId: 4, status: 'available' },
+  { name: 'Nemo', categoryId: 5, status: 'pending' },
+];
+
+const SavedKeySchema = z.object({ databaseUrl: z.string(), key: z.string() });
+type SavedKey = z.infer<typeof SavedKeySchema>;
+
+async function readSavedKey(): Promise<SavedKey | undefined> {
+  const text = await readFile(DEV_KEY_FILE, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const parsed = SavedKeySchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The saved key while it still works on this database; otherwise a new one, saved. */
+async function developmentKey(db: DatabaseClient, databaseUrl: string): Promise<string> {
+  const saved = await readSavedKey();
+  if (saved?.databaseUrl === databaseUrl) {
+    const stored = await db.apiKey.findUnique({
+      where: { secretHash: hashSecret(saved.key) },
+      select: { revokedAt: true },
+    });
+    if (stored && !stored.revokedAt) return saved.key;
+  }
+  // Business limits: generous for development, and still the real rate-limit headers.
+  const { secret } = await createApiKeyStore(db).create({
+    label: 'pnpm dev',
+    plan: 'business',
+  });
+  await mkdir(dirname(DEV_KEY_FILE), { recursive: true });
+  await writeFile(DEV_KEY_FILE, `${JSON.stringify({ databaseUrl, key: secret })}\n`, {
+    mode: 0o600,
+  });
+  return secret;
+}
+
+async function seedAnimals(db: DatabaseClient): Promise<number> {
+  if ((await db.pet.count()) > 0) return 0;
+  const pets = createPetStore(db);
+  for (const animal of SAMPLE_ANIMALS) await pets.createPet(animal);
+  return SAMPLE_ANIMALS.length;
+}
+
+const config = loadConfig();
+await migrateDatabase(config.DATABASE_URL);
+const db = createPrismaClient(config.DATABASE_URL);
+try {
+  const seeded = await seedAnimals(db);
+  const key = await developmentKey(db, config.DATABASE_URL);
+  const api = `http://localhost:${config.PORT}`;
+  const web = `http://localhost:${process.env.WEB_PORT ?? 5173}`;
+  const banner = [
+    '',
+    'Animal Store development',
+    `  Web app   ${web}`,
+    `  API       ${api}/v1/pets`,
+    `  API docs  ${api}/docs`,
+    `  API key   ${key}`,
+    `  Database  ${config.DATABASE_URL}${seeded ? ` (new: ${seeded} sample animals added)` : ''}`,
+    '',
+    '',
+  ].join('\n');
+  process.stdout.write(banner);
+} finally {
+  await db.$disconnect();
+}
+// The PostgreSQL migrator leaves a timer behind (see the key command): end once stdout is flushed.
+process.stdout.write('', () => process.exit(0));
