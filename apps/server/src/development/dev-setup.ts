@@ -29,11 +29,14 @@ const SAMPLE_ANIMALS: Omit<Pet, 'id'>[] = [
 const SavedKeySchema = z.object({ databaseUrl: z.string(), key: z.string() });
 type SavedKey = z.infer<typeof SavedKeySchema>;
 
+/** The saved key, or nothing when the file is missing or unreadable (a new key replaces it). */
 async function readSavedKey(): Promise<SavedKey | undefined> {
-  const text = await readFile(DEV_KEY_FILE, 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  const parsed = SavedKeySchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : undefined;
+  try {
+    const parsed = SavedKeySchema.safeParse(JSON.parse(await readFile(DEV_KEY_FILE, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The saved key while it still works on this database; otherwise a new one, saved. */
