@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-/** Where the embedded SQLite database lives when DATABASE_URL is not set: `<server package>/data/`. */
-const DEFAULT_DATABASE_FILE = fileURLToPath(new URL('../data/animal-store.db', import.meta.url));
+/** The server's own files (the default SQLite database, the development key): `<server package>/data/`. */
+export const DATA_FOLDER = fileURLToPath(new URL('../data/', import.meta.url));
+
+/** Where the embedded SQLite database lives when DATABASE_URL is not set. */
+const DEFAULT_DATABASE_FILE = join(DATA_FOLDER, 'animal-store.db');
 
 /** Express `trust proxy`: `true`/`false`, a hop count, or a list of trusted addresses/subnets. */
 const TrustProxySchema = z

@@ -14,8 +14,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = join(serverRoot, 'dist', 'main.js');
-const KEYS = join(serverRoot, 'dist', 'keys.js');
 
 export async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -33,7 +31,8 @@ export interface LiveServer {
    * event loop keeps noticing keep-alive connections the server closes meanwhile.
    */
   createKey(plan: KeyPlan): Promise<string>;
-  stop(): Promise<void>;
+  /** SIGTERM, then the process's exit code once it has ended. */
+  stop(): Promise<number | null>;
 }
 
 export type KeyPlan =
@@ -43,18 +42,41 @@ export type KeyPlan =
 /** A key with room for every request a test makes. */
 export const ROOMY: KeyPlan = { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 };
 
-/** @param label names the temp folder and the keys, to tell the callers' leftovers apart */
-export async function startLiveServer(label: string): Promise<LiveServer> {
-  if (!existsSync(MAIN)) {
-    throw new Error(`${MAIN} is missing: build @animal-store/server first (turbo does)`);
-  }
-  const folder = await mkdtemp(join(tmpdir(), `animal-store-${label}-`));
-  const databaseUrl = `file:${join(folder, 'store.db')}`;
-  const port = await freePort();
+export interface LiveServerOptions {
+  /** The folder holding `dist/main.js` and `dist/keys.js`: this package, or a deploy folder. */
+  root?: string;
+  /** The database to serve; by default a fresh SQLite file in a temp folder of its own. */
+  databaseUrl?: string;
+  /** The environment to start from; by default ours, without shared Redis or a public URL. */
+  env?: NodeJS.ProcessEnv;
+}
+
+function ownEnvironment(): NodeJS.ProcessEnv {
   // A server of its own: no shared Redis counters, links on its own origin.
   const { PUBLIC_URL: _publicUrl, REDIS_URL: _redisUrl, ...inherited } = process.env;
-  const env = { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+  return inherited;
+}
+
+/** @param label names the temp folder and the keys, to tell the callers' leftovers apart */
+export async function startLiveServer(
+  label: string,
+  options: LiveServerOptions = {},
+): Promise<LiveServer> {
+  const root = options.root ?? serverRoot;
+  const main = join(root, 'dist', 'main.js');
+  const keys = join(root, 'dist', 'keys.js');
+  if (!existsSync(main)) {
+    throw new Error(`${main} is missing: build @animal-store/server first (turbo does)`);
+  }
+  const folder = await mkdtemp(join(tmpdir(), `animal-store-${label}-`));
+  const databaseUrl = options.databaseUrl ?? `file:${join(folder, 'store.db')}`;
+  const port = await freePort();
+  const env = {
+    ...(options.env ?? ownEnvironment()),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+  };
+  const child: ChildProcess = spawn(process.execPath, [main], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -62,11 +84,10 @@ export async function startLiveServer(label: string): Promise<LiveServer> {
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
     await rm(folder, { recursive: true, force: true });
+    return code;
   };
 
   for (let attempt = 0; ; attempt += 1) {
@@ -92,7 +113,7 @@ export async function startLiveServer(label: string): Promise<LiveServer> {
           : [];
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [KEYS, 'create', '--label', `${label} test`, '--plan', plan.plan, ...limits, '--json'],
+        [keys, 'create', '--label', `${label} test`, '--plan', plan.plan, ...limits, '--json'],
         { env, encoding: 'utf8' },
       );
       return (JSON.parse(stdout) as { key: string }).key;

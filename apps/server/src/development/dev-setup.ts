@@ -6,16 +6,15 @@
  * lets a restart show it again; it is git-ignored with the rest of `data/`.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Pet } from '@animal-store/contract';
 import { createPrismaClient, type DatabaseClient, migrateDatabase } from '@animal-store/db';
 import { z } from 'zod';
-import { loadConfig } from '../config.js';
+import { DATA_FOLDER, loadConfig } from '../config.js';
 import { createApiKeyStore, hashSecret } from '../keys/api-key-store.js';
 import { createPetStore } from '../pets/pet-store.js';
 
-const DEV_KEY_FILE = fileURLToPath(new URL('../../data/dev-api-key.json', import.meta.url));
+const DEV_KEY_FILE = join(DATA_FOLDER, 'dev-api-key.json');
 
 const SAMPLE_ANIMALS: Omit<Pet, 'id'>[] = [
   { name: 'Biscuit', categoryId: 1, status: 'available' },
@@ -41,20 +40,17 @@ async function readSavedKey(): Promise<SavedKey | undefined> {
 
 /** The saved key while it still works on this database; otherwise a new one, saved. */
 async function developmentKey(db: DatabaseClient, databaseUrl: string): Promise<string> {
+  const keys = createApiKeyStore(db);
   const saved = await readSavedKey();
-  if (saved?.databaseUrl === databaseUrl) {
-    const stored = await db.apiKey.findUnique({
-      where: { secretHash: hashSecret(saved.key) },
-      select: { revokedAt: true },
-    });
-    if (stored && !stored.revokedAt) return saved.key;
+  if (saved?.databaseUrl === databaseUrl && (await keys.findActiveByHash(hashSecret(saved.key)))) {
+    return saved.key;
   }
   // Business limits: generous for development, and still the real rate-limit headers.
-  const { secret } = await createApiKeyStore(db).create({
+  const { secret } = await keys.create({
     label: 'pnpm dev',
     plan: 'business',
   });
-  await mkdir(dirname(DEV_KEY_FILE), { recursive: true });
+  await mkdir(DATA_FOLDER, { recursive: true });
   await writeFile(DEV_KEY_FILE, `${JSON.stringify({ databaseUrl, key: secret })}\n`, {
     mode: 0o600,
   });

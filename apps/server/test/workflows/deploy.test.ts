@@ -3,14 +3,11 @@
  * in a fresh copy of the repository, yields a folder that serves with nothing but `node`, far
  * from the repository, on a fresh SQLite database and on a fresh PostgreSQL database.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../testing/live-server.js';
+import { startLiveServer } from '../../testing/live-server.js';
 import {
   type Checkout,
   checkoutRepository,
@@ -34,48 +31,11 @@ async function dockerBuildRecipe(): Promise<{ deployFolder: string; commands: st
 }
 
 /** Only what a machine with nothing but Node has: no pnpm, no repository, no suite settings. */
-function bareNodeEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: '/usr/bin:/bin', HOME: tmpdir(), NODE_ENV: 'production', ...extra };
-}
-
-async function startDeployed(folder: string, databaseUrl: string) {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
-    cwd: folder,
-    env: bareNodeEnvironment({
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`deployed server exited:\n${stderr}`);
-    const ready = await fetch(`${baseUrl}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return { child, baseUrl };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`deployed server did not become ready:\n${stderr}`);
-}
-
-async function createKeyWithDeployedCommand(folder: string, databaseUrl: string) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['dist/keys.js', 'create', '--label', 'deploy test', '--plan', 'free', '--json'],
-    { cwd: folder, env: bareNodeEnvironment({ DATABASE_URL: databaseUrl }), encoding: 'utf8' },
-  );
-  return (JSON.parse(stdout) as { key: string }).key;
-}
+const BARE_NODE_ENVIRONMENT: NodeJS.ProcessEnv = {
+  PATH: '/usr/bin:/bin',
+  HOME: tmpdir(),
+  NODE_ENV: 'production',
+};
 
 describe('the server deploy folder', () => {
   let checkout: Checkout | undefined;
@@ -115,9 +75,13 @@ describe('the server deploy folder', () => {
     for (const provider of ['sqlite', 'postgresql'] as const) {
       const database = await freshDatabase(undefined, provider);
       databases.push(database);
-      const server = await startDeployed(folder, database.url);
+      const server = await startLiveServer(`deployed-${provider}`, {
+        root: folder,
+        databaseUrl: database.url,
+        env: BARE_NODE_ENVIRONMENT,
+      });
       try {
-        const key = await createKeyWithDeployedCommand(folder, database.url);
+        const key = await server.createKey({ plan: 'free' });
         const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
         const created = await fetch(`${server.baseUrl}/v1/pets`, {
@@ -143,9 +107,7 @@ describe('the server deploy folder', () => {
           { id: pet.id, name: `Deployed on ${provider}`, categoryId: 3, status: 'available' },
         ]);
       } finally {
-        server.child.kill('SIGTERM');
-        const [code] = await once(server.child, 'exit');
-        expect(code, `${provider} server exit code`).toBe(0);
+        expect(await server.stop(), `${provider} server exit code`).toBe(0);
       }
     }
   });
