@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/build-app.ts'],
+    globalSetup: ['test/support/chromium.ts', 'test/support/build-app.ts'],
     testTimeout: 30_000,
     hookTimeout: 90_000,
   },

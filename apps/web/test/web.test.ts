@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { type StaticServer, startStaticServer } from './support/static-server';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
@@ -22,7 +22,7 @@ beforeAll(async () => {
   api = await startLiveServer('web');
   web = await startStaticServer(api.baseUrl);
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: inject('chromiumPath'),
     args: [
       '--headless',
       '--no-sandbox',

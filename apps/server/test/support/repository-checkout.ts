@@ -12,11 +12,13 @@ export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../../', import.meta
 
 /**
  * The environment a developer's shell would have: without what the test runner, turbo and pnpm
- * add for the suite, and without the suite's own database and service settings.
+ * add for the suite, and without the suite's own database and service settings. The developer's
+ * own package-manager settings stay (`npm_config_store_dir`, the registry…): pnpm sets only a few
+ * `npm_config_*` variables for scripts, and every other `npm_*` one.
  */
 export function developerEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const suiteOnly =
-    /^(TURBO_|npm_|pnpm_|PNPM_|VITEST|TEST)|^(NODE_ENV|NODE_PATH|FORCE_TTY|BASE_URL|MODE|DEV|PROD|SSR|DATABASE_URL|PUBLIC_URL|REDIS_URL)$/;
+    /^(TURBO_|npm_(?!config_)|npm_config_(user_agent|verify_deps_before_run)$|pnpm_|PNPM_|VITEST|TEST)|^(NODE_ENV|NODE_PATH|FORCE_TTY|BASE_URL|MODE|DEV|PROD|SSR|DATABASE_URL|PUBLIC_URL|REDIS_URL)$/;
   const inherited = Object.entries(process.env).filter(([name]) => !suiteOnly.test(name));
   return { ...Object.fromEntries(inherited), ...extra };
 }

@@ -3,10 +3,11 @@
  * in a fresh copy of the repository, yields a folder that serves with nothing but `node`, far
  * from the repository, on a fresh SQLite database and on a fresh PostgreSQL database.
  */
-import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { startLiveServer } from '../../testing/live-server.js';
 import {
   type Checkout,
@@ -30,6 +31,52 @@ async function dockerBuildRecipe(): Promise<{ deployFolder: string; commands: st
   return { deployFolder, commands };
 }
 
+interface Lockfile {
+  importers: Record<string, { dependencies?: Record<string, { version: string }> }>;
+  packages: Record<string, unknown>;
+}
+
+/**
+ * What the lockfile pins, as `name@version`: every package, and the server's own production
+ * dependencies (their locked versions carry peer suffixes, `3.52.1(zod@3.25.76)`, cut off here).
+ */
+async function lockedVersions(lockfile: string) {
+  const { importers, packages } = parseYaml(await readFile(lockfile, 'utf8')) as Lockfile;
+  const direct = Object.entries(importers['apps/server']?.dependencies ?? {});
+  return {
+    packages: new Set(Object.keys(packages)),
+    serverDependencies: direct
+      .filter(([, { version }]) => !version.startsWith('link:'))
+      .map(([name, { version }]) => `${name}@${version.replace(/\(.*$/, '')}`),
+  };
+}
+
+/**
+ * `name@version` of every package installed in a deploy folder: the real directories of its
+ * virtual store (the links beside them point at these). The workspace's own packages, built
+ * from source for the deploy, are left out.
+ */
+async function installedPackages(folder: string): Promise<string[]> {
+  const store = join(folder, 'node_modules/.pnpm');
+  const installed: string[] = [];
+  for (const entry of await readdir(store)) {
+    const modules = join(store, entry, 'node_modules');
+    const names = await readdir(modules).catch(() => []);
+    for (const name of names) {
+      const scoped = name.startsWith('@') ? await readdir(join(modules, name)) : [''];
+      for (const inner of scoped) {
+        const directory = join(modules, name, inner);
+        if ((await lstat(directory)).isSymbolicLink()) continue;
+        const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
+        if (!manifest.name.startsWith('@animal-store/')) {
+          installed.push(`${manifest.name}@${manifest.version}`);
+        }
+      }
+    }
+  }
+  return installed;
+}
+
 /** Only what a machine with nothing but Node has: no pnpm, no repository, no suite settings. */
 const BARE_NODE_ENVIRONMENT: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',
@@ -48,7 +95,7 @@ describe('the server deploy folder', () => {
     await Promise.all(databases.map((database) => database.drop()));
   });
 
-  it('is made by the Dockerfile build steps and serves all three operations with plain node', async () => {
+  it('is made by the Dockerfile build steps from the lockfile and serves all three operations with plain node', async () => {
     const recipe = await dockerBuildRecipe();
     expect(recipe.commands.map((command) => command.slice(0, 2).join(' '))).toEqual([
       'pnpm install',
@@ -65,6 +112,12 @@ describe('the server deploy folder', () => {
       args.push('--offline');
       await run('pnpm', args, { cwd: checkout.root });
     }
+
+    const locked = await lockedVersions(join(checkout.root, 'pnpm-lock.yaml'));
+    const installed = await installedPackages(built);
+    expect(locked.serverDependencies.length).toBeGreaterThan(5);
+    expect(installed).toEqual(expect.arrayContaining(locked.serverDependencies));
+    expect(installed.filter((pkg) => !locked.packages.has(pkg))).toEqual([]);
 
     // Moved, and the repository deleted: nothing may point back into either place.
     const folder = join(outside, 'animal-store-server');
