@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
 
 /** The server's own files (the default SQLite database, the development key): `<server package>/data/`. */
 export const DATA_FOLDER = fileURLToPath(new URL('../data/', import.meta.url));
@@ -37,6 +38,7 @@ const ConfigSchema = z.object({
     .optional(),
   TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_BUFFER_BYTES: z.coerce.number().int().min(16_384).default(DEFAULT_LOG_BUFFER_BYTES),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 });
 

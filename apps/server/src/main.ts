@@ -1,11 +1,12 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createPrismaClient, migrateDatabase } from '@animal-store/db';
 import { loadConfig } from './config.js';
 import { createRateLimitStore } from './limits/create-store.js';
-import { createLogger } from './logger.js';
+import { boundedStdout, createLogger } from './logger.js';
 import { closeGracefully, createApiServer, listen } from './server.js';
 
 const config = loadConfig();
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, boundedStdout(config.LOG_BUFFER_BYTES));
 
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL, {
@@ -34,6 +35,8 @@ async function shutdown(signal: NodeJS.Signals) {
   await closeGracefully(server);
   await Promise.all([db.$disconnect(), rateLimits.close()]);
   logger.info('stopped');
+  // Log lines still buffered for stdout get a moment to reach it before the process exits.
+  await Promise.race([new Promise((resolve) => logger.flush(resolve)), delay(1_000)]);
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -21,12 +21,18 @@ export function killLeftoverServers(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
-/** Starts `main.ts` as users do, with `env` on top of ours, and waits until it serves. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `main.ts` as users do, with `env` on top of ours, and waits until it serves. Its stdout
+ * (the logs) is discarded unless the test asks for a pipe to read.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { stdout?: 'ignore' | 'pipe' } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
   });
   running.add(child);
   const exited = once(child, 'exit').then(([code]) => {

@@ -1,0 +1,71 @@
+/**
+ * Request logs stay on under load, but they never hold the process's memory hostage: while
+ * stdout does not keep up, log output beyond a bounded buffer is shed, and what was shed is
+ * counted and reported once the output flows again.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createRoomyKey,
+  killLeftoverServers,
+  startServerProcess,
+} from './support/server-process.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
+
+afterAll(async () => {
+  killLeftoverServers();
+  await dropScratchDatabases();
+});
+
+const REQUESTS = 2_000;
+
+/** Collects stdout's JSON lines from now on, until `done` says enough. */
+async function readLogLines(
+  stdout: Readable,
+  done: (lines: Array<Record<string, unknown>>) => boolean,
+) {
+  const lines: Array<Record<string, unknown>> = [];
+  for await (const line of createInterface({ input: stdout })) {
+    lines.push(JSON.parse(line) as Record<string, unknown>);
+    if (done(lines)) break;
+  }
+  return lines;
+}
+
+const shedCount = (lines: Array<Record<string, unknown>>) =>
+  lines.reduce((sum, line) => sum + (typeof line.shedLines === 'number' ? line.shedLines : 0), 0);
+
+describe('Log output', () => {
+  it('sheds request log lines beyond its buffer while stdout is stalled, and reports how many', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess(
+      { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', LOG_BUFFER_BYTES: '65536' },
+      { stdout: 'pipe' },
+    );
+    const stdout = server.child.stdout as Readable;
+    // Nobody reads stdout: the pipe fills, and the server's writes stall.
+    stdout.pause();
+
+    for (let sent = 0; sent < REQUESTS; sent += 50) {
+      const batch = Array.from({ length: 50 }, () =>
+        fetch(`${server.baseUrl}/v1/pets?limit=1`, {
+          headers: { authorization: `Bearer ${key}` },
+        }).then((res) => res.status),
+      );
+      expect(new Set(await Promise.all(batch))).toEqual(new Set([200]));
+    }
+
+    // Reading again: what was buffered arrives, then the report of what was shed.
+    const lines = await readLogLines(stdout, (seen) => shedCount(seen) > 0);
+    const requestLines = lines.filter((line) => line.msg === 'request completed').length;
+    expect(shedCount(lines)).toBeGreaterThan(0);
+    expect(requestLines).toBeLessThan(REQUESTS);
+    // Every request's line was either written or counted as shed.
+    expect(requestLines + shedCount(lines)).toBeGreaterThanOrEqual(REQUESTS);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
