@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Cutting the database's network path only means something for a database behind one. */
 const POSTGRES_ONLY = ['test/database-outage.test.ts'];
+/** Another process holding the database file's write lock only means something for SQLite. */
+const SQLITE_ONLY = ['test/database-locked.test.ts'];
 
 export default defineConfig({
   test: {
@@ -9,7 +11,7 @@ export default defineConfig({
     exclude: [
       // Run once, by vitest.workflows.config.ts.
       'test/workflows/**',
-      ...(process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? [] : POSTGRES_ONLY),
+      ...(process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? SQLITE_ONLY : POSTGRES_ONLY),
     ],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,

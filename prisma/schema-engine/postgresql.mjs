@@ -149,11 +149,19 @@ function postgresSchema(url) {
 }
 
 /**
+ * @typedef {object} PoolOptions
+ * @property {number} [poolSize] the most connections the pool opens
+ * @property {number} [statementTimeoutMs] the server cancels statements running longer
+ * @property {number} [connectTimeoutMs] most time to get a connection, pooled or new
+ * @property {number} [queryTimeoutMs] most time the client waits for a query's answer
+ */
+
+/**
  * @param {string} url
- * @param {{ poolSize?: number, statementTimeoutMs?: number }} options
+ * @param {PoolOptions} options
  * @returns {pg.PoolConfig}
  */
-function poolConfig(url, { poolSize, statementTimeoutMs }) {
+function poolConfig(url, { poolSize, statementTimeoutMs, connectTimeoutMs, queryTimeoutMs }) {
   // Prisma's own URL parameter; pg would pass it to the server as an unknown option.
   const parsed = new URL(url);
   parsed.searchParams.delete('schema');
@@ -163,8 +171,12 @@ function poolConfig(url, { poolSize, statementTimeoutMs }) {
     // Idle connections must not hold a finished process (the migrator, the key command) open
     // for pg's 10 s idle timeout; a server stays up through its listening socket anyway.
     allowExitOnIdle: true,
+    // A peer that vanished without closing the connection is found out by the kernel.
+    keepAlive: true,
     ...(poolSize === undefined ? {} : { max: poolSize }),
     ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
+    ...(connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectTimeoutMs }),
+    ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
   };
 }
 
@@ -176,9 +188,7 @@ function quoteIdentifier(identifier) {
 /**
  * The PostgreSQL driver adapter for Prisma's client: adapter-pg on its own pool.
  * @param {string} url a postgres:// or postgresql:// URL
- * @param {object} [options]
- * @param {number} [options.poolSize] the most connections the pool opens
- * @param {number} [options.statementTimeoutMs] the server cancels statements running longer
+ * @param {PoolOptions} [options]
  * @returns {SqlMigrationAwareDriverAdapterFactory}
  */
 export function postgresAdapterFactory(url, options = {}) {

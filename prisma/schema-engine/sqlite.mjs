@@ -13,8 +13,11 @@ import { PrismaLibSql } from '@prisma/adapter-libsql';
 import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { EngineError } from './engine-error.mjs';
 
-/** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
-const BUSY_TIMEOUT_MS = 10_000;
+/**
+ * How long a statement waits for another connection's lock before failing with SQLITE_BUSY,
+ * unless told otherwise: long, for the migrator and the schema engine, which run alone.
+ */
+const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 // The engine's own DDL, as it runs it when applyMigrations finds no history table.
 const MIGRATIONS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -155,10 +158,14 @@ function transactingInPlace(connection) {
  * @param {object} [options]
  * @param {boolean} [options.writeAheadLog] switch the database to WAL mode on connect, so readers
  *   and a second process do not block on writers, with every commit synced to disk
+ * @param {number} [options.busyTimeoutMs] how long a statement waits for another connection's lock
  * @returns {SqlMigrationAwareDriverAdapterFactory}
  */
-export function sqliteAdapterFactory(url, { writeAheadLog = false } = {}) {
-  const libsql = new PrismaLibSql({ url, timeout: BUSY_TIMEOUT_MS });
+export function sqliteAdapterFactory(
+  url,
+  { writeAheadLog = false, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = {},
+) {
+  const libsql = new PrismaLibSql({ url, timeout: busyTimeoutMs });
 
   /** @param {SqlDriverAdapter} connection */
   const prepared = async (connection) => {

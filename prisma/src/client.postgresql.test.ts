@@ -80,11 +80,18 @@ describe('createPrismaClient on PostgreSQL', () => {
     expect(await db.pet.count()).toBe(0);
   });
 
-  it('defaults to a 15 s statement timeout and uses the pool size given', async () => {
+  it('gives up on a query the server does not answer in time, whatever the server does', async () => {
+    const db = connect({ statementTimeoutMs: 0, queryTimeoutMs: 300 });
+    await expect(db.$queryRawUnsafe('SELECT pg_sleep(3)::text')).rejects.toThrow(/timeout/i);
+    // The connection it gave up on is dropped, not reused: the next query works.
+    expect(await db.pet.count()).toBe(0);
+  });
+
+  it('defaults to a 1.5 s statement timeout and uses the pool size given', async () => {
     const db = connect({ poolSize: 3 });
     const [{ statement_timeout }] =
       await db.$queryRawUnsafe<[{ statement_timeout: string }]>('SHOW statement_timeout');
-    expect(statement_timeout).toBe('15s');
+    expect(statement_timeout).toBe('1500ms');
     // Six concurrent sleeps on three connections take two rounds.
     const started = Date.now();
     await Promise.all(
@@ -97,5 +104,7 @@ describe('createPrismaClient on PostgreSQL', () => {
     const url = postgresUrl(database);
     expect(() => createPrismaClient(url, { poolSize: 0 })).toThrow('pool size');
     expect(() => createPrismaClient(url, { statementTimeoutMs: -1 })).toThrow('statement timeout');
+    expect(() => createPrismaClient(url, { queryTimeoutMs: 1.5 })).toThrow('query timeout');
+    expect(() => createPrismaClient(url, { connectTimeoutMs: -1 })).toThrow('connect timeout');
   });
 });

@@ -10,18 +10,52 @@ import { sqliteAdapterFactory } from '../schema-engine/sqlite.mjs';
  */
 export type DatabaseClient = PrismaClient;
 
-/** Connection settings; SQLite ignores them. */
+/**
+ * Deadlines and pool settings. Every call to the database has a deadline, so a database that
+ * hangs (a stuck server, a dropped network path) fails requests quickly instead of holding them.
+ */
 export interface DatabaseClientOptions {
   /** PostgreSQL: the most connections the client opens. Default 10. */
   poolSize?: number;
-  /** PostgreSQL: the server cancels a statement running longer (ms; 0 = never). Default 15000. */
+  /** PostgreSQL: the server cancels a statement running longer (ms; 0 = never). Default 1500. */
   statementTimeoutMs?: number;
+  /** PostgreSQL: most time to get a connection, from the pool or newly opened (ms). Default 2000. */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: most time the client waits for a query's answer (ms), whatever the server does;
+   * the connection is dropped past it. Default 2000.
+   */
+  queryTimeoutMs?: number;
+  /** SQLite: most time a statement waits for another connection's lock (ms). Default 3000. */
+  busyTimeoutMs?: number;
 }
 
 export const DEFAULT_DATABASE_CLIENT_OPTIONS = {
   poolSize: 10,
-  statementTimeoutMs: 15_000,
+  statementTimeoutMs: 1_500,
+  connectTimeoutMs: 2_000,
+  queryTimeoutMs: 2_000,
+  busyTimeoutMs: 3_000,
 } as const satisfies Required<DatabaseClientOptions>;
+
+function checkedOptions(options: DatabaseClientOptions): Required<DatabaseClientOptions> {
+  const settings = { ...DEFAULT_DATABASE_CLIENT_OPTIONS, ...options };
+  if (!Number.isInteger(settings.poolSize) || settings.poolSize < 1) {
+    throw new Error(`The pool size must be a positive integer, not ${settings.poolSize}.`);
+  }
+  const timeouts = {
+    'statement timeout': settings.statementTimeoutMs,
+    'connect timeout': settings.connectTimeoutMs,
+    'query timeout': settings.queryTimeoutMs,
+    'busy timeout': settings.busyTimeoutMs,
+  };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isInteger(value) || value < 0) {
+      throw new Error(`The ${name} must be a whole number of ms, not ${value}.`);
+    }
+  }
+  return settings;
+}
 
 /** @returns `postgresql` for postgres:// and postgresql:// URLs, `sqlite` for file: URLs. */
 export function databaseProvider(databaseUrl: string): 'sqlite' | 'postgresql' {
@@ -35,31 +69,26 @@ export function databaseProvider(databaseUrl: string): 'sqlite' | 'postgresql' {
 
 /**
  * A Prisma client on the database at `databaseUrl`, with the driver adapter its scheme calls
- * for. SQLite (`file:`) runs in WAL mode with a busy timeout, so concurrent requests and other
- * processes wait for each other instead of failing with SQLITE_BUSY. PostgreSQL
- * (`postgres://`, `postgresql://`) runs on a pool of `poolSize` connections, each with a
- * `statement_timeout`.
+ * for. SQLite (`file:`) runs in WAL mode with a bounded busy wait, so concurrent requests and
+ * other processes wait for each other briefly instead of failing with SQLITE_BUSY. PostgreSQL
+ * (`postgres://`, `postgresql://`) runs on a pool of `poolSize` connections, with deadlines to
+ * connect, to acquire a connection and for every query, and a server-side `statement_timeout`.
  */
 export function createPrismaClient(
   databaseUrl: string,
   options: DatabaseClientOptions = {},
 ): DatabaseClient {
+  const settings = checkedOptions(options);
   if (databaseProvider(databaseUrl) === 'sqlite') {
     return new PrismaClient({
-      adapter: sqliteAdapterFactory(databaseUrl, { writeAheadLog: true }),
+      adapter: sqliteAdapterFactory(databaseUrl, {
+        writeAheadLog: true,
+        busyTimeoutMs: settings.busyTimeoutMs,
+      }),
     });
   }
-  const { poolSize, statementTimeoutMs } = { ...DEFAULT_DATABASE_CLIENT_OPTIONS, ...options };
-  if (!Number.isInteger(poolSize) || poolSize < 1) {
-    throw new Error(`The pool size must be a positive integer, not ${poolSize}.`);
-  }
-  if (!Number.isInteger(statementTimeoutMs) || statementTimeoutMs < 0) {
-    throw new Error(
-      `The statement timeout must be a whole number of ms, not ${statementTimeoutMs}.`,
-    );
-  }
   const client = new PostgresPrismaClient({
-    adapter: postgresAdapterFactory(databaseUrl, { poolSize, statementTimeoutMs }),
+    adapter: postgresAdapterFactory(databaseUrl, settings),
   });
   // The two generated clients differ only in their provider-specific internals; their model
   // API is the same because the schemas' models are (guarded by the no-drift test).

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_DATABASE_CLIENT_OPTIONS } from '@animal-store/db';
 import { z } from 'zod';
+import { DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
 
 /** The server's own files (the default SQLite database, the development key): `<server package>/data/`. */
@@ -18,6 +20,10 @@ const TrustProxySchema = z
     return /^\d+$/.test(value) ? Number(value) : value;
   });
 
+/** A deadline in milliseconds: from 10 ms to 10 minutes. */
+const milliseconds = (fallback: number) =>
+  z.coerce.number().int().min(10).max(600_000).default(fallback);
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -31,11 +37,16 @@ const ConfigSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.statementTimeoutMs),
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.connectTimeoutMs),
+  DATABASE_QUERY_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.queryTimeoutMs),
+  DATABASE_BUSY_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.busyTimeoutMs),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
+  REDIS_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.connectTimeoutMs),
+  REDIS_COMMAND_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.commandTimeoutMs),
   TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_BUFFER_BYTES: z.coerce.number().int().min(16_384).default(DEFAULT_LOG_BUFFER_BYTES),

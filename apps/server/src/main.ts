@@ -12,8 +12,14 @@ await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL, {
   poolSize: config.DATABASE_POOL_SIZE,
   statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+  busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT_MS,
 });
-const rateLimits = await createRateLimitStore(config.REDIS_URL, logger);
+const rateLimits = await createRateLimitStore(config.REDIS_URL, logger, {
+  connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+});
 const server = createApiServer({
   db,
   logger,

@@ -19,6 +19,8 @@ interface Verdict {
   rejection?: ApiError;
 }
 
+const NO_KEY: Caller = { kind: 'anonymous', credential: 'missing' };
+
 function subjectOf(caller: Caller, ip: string): { subject: string; quota: Quota } {
   return caller.kind === 'key'
     ? { subject: `key:${caller.key.id}`, quota: caller.key.quota }
@@ -54,13 +56,17 @@ export function createAdmission({ resolveCaller, isOutsideOperations, store, now
 
   const middleware: RequestHandler = async (req, res, next) => {
     try {
-      const caller = await resolveCaller(req);
-      setCaller(res.locals, caller);
       const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      const counted = isOutsideOperations(req)
-        ? ({ kind: 'anonymous', credential: 'missing' } as const)
-        : caller;
-      const { subject, quota } = subjectOf(counted, ip);
+      // Probes and documents are counted per IP whatever they carry, so they never look a key up.
+      const caller = isOutsideOperations(req) ? NO_KEY : await resolveCaller(req);
+      setCaller(res.locals, caller);
+      if (caller.kind === 'unresolved') {
+        // The key could not be checked (the database is away): that is no fault of the caller's,
+        // so nothing is counted against the key or the IP, and the request fails as a 503.
+        res.set(await headersFor(`ip:${ip}`, ANONYMOUS_QUOTA));
+        return next(caller.error);
+      }
+      const { subject, quota } = subjectOf(caller, ip);
       const verdict = await judge(subject, quota);
       res.set(verdict.headers);
       next(verdict.rejection);
@@ -69,15 +75,17 @@ export function createAdmission({ resolveCaller, isOutsideOperations, store, now
     }
   };
 
+  /** A subject's rate-limit headers, neither counting the request nor holding it against a ban. */
+  async function headersFor(subject: string, quota: Quota): Promise<Record<string, string>> {
+    const nowMs = now();
+    return rateLimitHeaders(await store.peek({ subject, quota, nowMs }), quota, nowMs);
+  }
+
   /**
    * The rate-limit headers of an IP, for a request the HTTP parser refused. Such a request is
    * answered 400/431 whatever the limits say, so it is neither counted nor held against a ban.
    */
-  async function headersForRefusedRequest(ip: string): Promise<Record<string, string>> {
-    const nowMs = now();
-    const request = { subject: `ip:${ip}`, quota: ANONYMOUS_QUOTA, nowMs };
-    return rateLimitHeaders(await store.peek(request), ANONYMOUS_QUOTA, nowMs);
-  }
+  const headersForRefusedRequest = (ip: string) => headersFor(`ip:${ip}`, ANONYMOUS_QUOTA);
 
   return { middleware, headersForRefusedRequest };
 }

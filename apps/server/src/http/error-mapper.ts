@@ -57,7 +57,9 @@ const DATABASE_UNAVAILABLE_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
-  // PostgreSQL: the server is shutting down, was told to end this backend, or is starting up.
+  // PostgreSQL: a statement ran past statement_timeout; the server is shutting down, was told
+  // to end this backend, or is starting up.
+  '57014',
   '57P01',
   '57P02',
   '57P03',
@@ -68,9 +70,9 @@ const DATABASE_UNAVAILABLE_KINDS = new Set([
   'ConnectionClosed',
   'SocketTimeout',
 ]);
-/** node-postgres reports a dropped connection only in its message. */
+/** node-postgres reports a dropped connection, and its own deadlines, only in its message. */
 const CONNECTION_LOST =
-  /Connection terminated|Connection ended|timeout exceeded when trying to connect/i;
+  /Connection terminated|Connection ended|timeout exceeded when trying to connect|Query read timeout/i;
 
 /** Whether `error`, or anything in its `cause` chain, says the database cannot be reached. */
 function isDatabaseUnavailable(error: unknown): boolean {

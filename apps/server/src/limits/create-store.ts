@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { MemoryRateLimitStore } from './memory-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
-import { RedisRateLimitStore } from './redis-store.js';
+import { RedisRateLimitStore, type RedisStoreOptions } from './redis-store.js';
 
 /**
  * Counters shared through Redis when it is configured, else kept in this process. A Redis that
@@ -10,9 +10,10 @@ import { RedisRateLimitStore } from './redis-store.js';
 export async function createRateLimitStore(
   redisUrl: string | undefined,
   logger: Logger,
+  options: RedisStoreOptions = {},
 ): Promise<RateLimitStore> {
   if (!redisUrl) return new MemoryRateLimitStore();
-  const store = new RedisRateLimitStore(redisUrl, logger);
+  const store = new RedisRateLimitStore(redisUrl, logger, options);
   if (!(await store.connected())) {
     logger.warn('Redis does not answer yet: counting rate limits in this process until it does');
   }

@@ -65,35 +65,50 @@ function keysOf(subject: string, nowMs: number): [string, string, string, string
 /** How often to say that Redis is still away: once per outage, then at most every minute. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
+/** After a failure, Redis is left alone this long, then tried again by one request. */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
+export interface RedisStoreOptions {
+  keyPrefix?: string;
+  /** Most time to open a connection (ms). */
+  connectTimeoutMs?: number;
+  /** Most time any command may take (ms): past it, the request is counted in-process. */
+  commandTimeoutMs?: number;
+}
+
+export const DEFAULT_REDIS_TIMEOUTS = { connectTimeoutMs: 1_000, commandTimeoutMs: 250 } as const;
+
 /**
- * Counters in Redis, shared by every instance. While Redis is unreachable the server keeps
- * answering, counting in this process, and goes back to Redis as soon as it answers again.
+ * Counters in Redis, shared by every instance. While Redis is unreachable or hangs, the server
+ * keeps answering, counting in this process, and goes back to Redis as soon as it answers again.
+ * A breaker keeps a hung Redis from costing every request a deadline: after a failure, requests
+ * count in-process at once, and a single request at a time tries Redis again a second later.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisWithAdmit;
   readonly #fallback = new MemoryRateLimitStore();
   readonly #logger: Logger;
   #outageLoggedAtMs: number | undefined;
+  /** While in the future (monotonic ms), Redis is not tried; 0 while it works. */
+  #retryAtMs = 0;
+  #retrying = false;
 
-  constructor(url: string, logger: Logger, options: { keyPrefix?: string } = {}) {
+  constructor(url: string, logger: Logger, options: RedisStoreOptions = {}) {
     this.#logger = logger;
+    const { connectTimeoutMs, commandTimeoutMs } = { ...DEFAULT_REDIS_TIMEOUTS, ...options };
     const redis = new Redis(url, {
       keyPrefix: options.keyPrefix ?? 'animal-store:',
       // Fail fast while disconnected instead of queueing: the fallback answers meanwhile.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
+      connectTimeout: connectTimeoutMs,
+      commandTimeout: commandTimeoutMs,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     });
     redis.defineCommand('admitRequest', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     this.#redis = redis as RedisWithAdmit;
     this.#redis.on('error', () => {
       // Reported through admit(); ioredis emits one of these per reconnect attempt.
-    });
-    this.#redis.on('ready', () => {
-      if (this.#outageLoggedAtMs !== undefined) {
-        this.#logger.info('Redis is back: rate-limit counters are shared again');
-        this.#outageLoggedAtMs = undefined;
-      }
     });
   }
 
@@ -117,18 +132,23 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
+    if (!this.#mayTryRedis(request.nowMs)) return this.#fallback.admit(request);
     try {
-      return await this.#admitInRedis(request);
+      const admission = await this.#admitInRedis(request);
+      this.#succeeded();
+      return admission;
     } catch (error) {
-      this.#reportOutage(error, request.nowMs);
+      this.#failed(error, request.nowMs);
       return this.#fallback.admit(request);
     }
   }
 
   async peek(request: AdmissionRequest): Promise<Admission> {
+    if (!this.#mayTryRedis(request.nowMs)) return this.#fallback.peek(request);
     try {
       const [minute, day, , ban] = keysOf(request.subject, request.nowMs);
       const [minuteUsed, dayUsed, bannedUntilMs] = await this.#redis.mget(minute, day, ban);
+      this.#succeeded();
       return admissionFrom(
         {
           minuteUsed: Number(minuteUsed ?? 0),
@@ -137,7 +157,8 @@ export class RedisRateLimitStore implements RateLimitStore {
         },
         request,
       );
-    } catch {
+    } catch (error) {
+      this.#failed(error, request.nowMs);
       return this.#fallback.peek(request);
     }
   }
@@ -147,6 +168,34 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#fallback.close();
   }
 
+  /** Whether this request may use Redis: always while it works; after a failure, one at a time once the pause is over. */
+  #mayTryRedis(nowMs: number): boolean {
+    if (this.#redis.status !== 'ready') {
+      this.#reportOutage(new Error(`the Redis connection is ${this.#redis.status}`), nowMs);
+      return false;
+    }
+    if (this.#retryAtMs === 0) return true;
+    if (this.#retrying || performance.now() < this.#retryAtMs) return false;
+    this.#retrying = true;
+    return true;
+  }
+
+  #succeeded() {
+    this.#retrying = false;
+    this.#retryAtMs = 0;
+    if (this.#outageLoggedAtMs !== undefined) {
+      this.#logger.info('Redis is back: rate-limit counters are shared again');
+      this.#outageLoggedAtMs = undefined;
+    }
+  }
+
+  #failed(error: unknown, nowMs: number) {
+    this.#retrying = false;
+    this.#retryAtMs = performance.now() + RETRY_AFTER_FAILURE_MS;
+    // A command that timed out leaves a connection nobody answers on: start a fresh one.
+    if (error instanceof Error && /timed out/i.test(error.message)) this.#redis.disconnect(true);
+    this.#reportOutage(error, nowMs);
+  }
   async #admitInRedis({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
     const minute = minuteWindow(nowMs);
     const day = dayWindow(nowMs);
