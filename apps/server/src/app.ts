@@ -6,6 +6,7 @@ import { pinoHttp } from 'pino-http';
 import type { Admission } from './access/admission.js';
 import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
+import { ApiError } from './http/api-error.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
 import { requestHeadCheck } from './http/request-head.js';
@@ -114,6 +115,8 @@ export function createApp(deps: AppDeps): Express {
     },
   );
 
+  // Whatever no handler answered (a file missing under /docs/assets) is an unknown path too.
+  app.use((req, _res, next) => next(new ApiError('not_found', `No route matches ${req.path}.`)));
   app.use(errorMapper(logger));
   return app;
 }

@@ -60,6 +60,20 @@ describe('Paths and documents', () => {
     }
   });
 
+  it('anything under /docs that is not there answers the JSON Error body not_found, like every unknown path', async () => {
+    for (const path of [
+      '/docs/assets/missing.js',
+      '/docs/assets/..%2f..%2fpackage.json',
+      '/docs/assets/',
+    ]) {
+      const res = await api.request(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toMatchObject({ code: 'not_found', status: 404 });
+      expect(res.headers.get('x-ratelimit-limit')).not.toBeNull();
+    }
+  });
+
   it('GET /v1/store/orders is not part of v1 and answers 404 like any unknown route', async () => {
     for (const path of ['/v1/store/orders', '/v1/nothing-here', '/pets', '/v2/pets']) {
       const res = await api.request(path);
