@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DATABASE_CLIENT_OPTIONS } from '@animal-store/db';
 import { z } from 'zod';
+import { DEFAULT_MAX_SUBJECTS } from './limits/memory-store.js';
 import { DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
 
@@ -47,6 +48,7 @@ const ConfigSchema = z.object({
     .optional(),
   REDIS_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.connectTimeoutMs),
   REDIS_COMMAND_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.commandTimeoutMs),
+  RATE_LIMIT_MAX_SUBJECTS: z.coerce.number().int().min(1_000).default(DEFAULT_MAX_SUBJECTS),
   TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_BUFFER_BYTES: z.coerce.number().int().min(16_384).default(DEFAULT_LOG_BUFFER_BYTES),

@@ -19,6 +19,7 @@ const db = createPrismaClient(config.DATABASE_URL, {
 const rateLimits = await createRateLimitStore(config.REDIS_URL, logger, {
   connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
   commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  maxSubjects: config.RATE_LIMIT_MAX_SUBJECTS,
 });
 const server = createApiServer({
   db,

@@ -12,7 +12,7 @@ export async function createRateLimitStore(
   logger: Logger,
   options: RedisStoreOptions = {},
 ): Promise<RateLimitStore> {
-  if (!redisUrl) return new MemoryRateLimitStore();
+  if (!redisUrl) return new MemoryRateLimitStore(options);
   const store = new RedisRateLimitStore(redisUrl, logger, options);
   if (!(await store.connected())) {
     logger.warn('Redis does not answer yet: counting rate limits in this process until it does');

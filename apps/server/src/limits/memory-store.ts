@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   type Admission,
   type AdmissionRequest,
@@ -14,68 +15,90 @@ interface Counters {
   day: number;
   dayUsed: number;
   rejections: number;
-  bannedUntilMs: number;
 }
 
-/** Subjects idle for a whole day hold no information any more. */
-const SWEEP_EVERY_MS = 60_000;
+/** Subjects (keys and client addresses) whose counters are kept, by default. */
+export const DEFAULT_MAX_SUBJECTS = 100_000;
 
-/** Counters in this process: exact for one instance, and the fallback while Redis is away. */
+export interface MemoryStoreOptions {
+  /** Most subjects with counters; past it, the least recently seen one is forgotten. */
+  maxSubjects?: number;
+}
+
+/**
+ * Counters in this process: exact for one instance, and the fallback while Redis is away.
+ *
+ * Memory is bounded without ever pausing a request for a sweep: counters live in an LRU of at
+ * most `maxSubjects` entries, and a subject seen again after a window ends is rolled over when
+ * it is read. Bans are kept apart, so that forgetting a subject's counters never lifts its ban;
+ * they end in the order they began, and each request drops the ended ones at the front.
+ */
 export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #counters = new Map<string, Counters>();
-  #lastSweepMs = 0;
+  readonly #counters: LRUCache<string, Counters>;
+  /** Subject → end of its ban (epoch ms), in the order the bans began. */
+  readonly #bans = new Map<string, number>();
+
+  constructor({ maxSubjects = DEFAULT_MAX_SUBJECTS }: MemoryStoreOptions = {}) {
+    this.#counters = new LRUCache({ max: maxSubjects });
+  }
+
+  /** How many subjects have counters now. */
+  get subjectCount(): number {
+    return this.#counters.size;
+  }
 
   async peek(request: AdmissionRequest): Promise<Admission> {
-    return admissionFrom(this.#current(request.subject, request.nowMs), request);
+    const counters = this.#rolledOver(this.#counters.peek(request.subject), request.nowMs);
+    return admissionFrom({ ...counters, bannedUntilMs: this.#banEnd(request.subject) }, request);
   }
 
   async admit({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
-    this.#sweep(nowMs);
-    const counters = this.#current(subject, nowMs);
+    this.#endBans(nowMs);
+    const counters = this.#rolledOver(this.#counters.get(subject), nowMs);
     this.#counters.set(subject, counters);
 
     const used = { minuteUsed: counters.minuteUsed, dayUsed: counters.dayUsed };
-    if (counters.bannedUntilMs > nowMs) {
-      return { outcome: 'banned', ...used, bannedUntilMs: counters.bannedUntilMs };
-    }
+    const bannedUntilMs = this.#banEnd(subject);
+    if (bannedUntilMs > nowMs) return { outcome: 'banned', ...used, bannedUntilMs };
     if (counters.minuteUsed < quota.perMinute && counters.dayUsed < quota.perDay) {
       counters.minuteUsed += 1;
       counters.dayUsed += 1;
       return { outcome: 'allowed', minuteUsed: counters.minuteUsed, dayUsed: counters.dayUsed };
     }
     counters.rejections += 1;
-    if (counters.rejections > banThreshold(quota)) counters.bannedUntilMs = nowMs + BAN_MS;
+    if (counters.rejections > banThreshold(quota)) {
+      this.#bans.delete(subject);
+      this.#bans.set(subject, nowMs + BAN_MS);
+    }
     return { outcome: 'limited', ...used };
-  }
-
-  /** The subject's counters, rolled over to the windows `nowMs` falls in. */
-  #current(subject: string, nowMs: number): Counters {
-    const minute = minuteWindow(nowMs).index;
-    const day = dayWindow(nowMs).index;
-    const counters = this.#counters.get(subject) ?? {
-      minute,
-      minuteUsed: 0,
-      day,
-      dayUsed: 0,
-      rejections: 0,
-      bannedUntilMs: 0,
-    };
-    if (counters.minute !== minute)
-      Object.assign(counters, { minute, minuteUsed: 0, rejections: 0 });
-    if (counters.day !== day) Object.assign(counters, { day, dayUsed: 0 });
-    return counters;
   }
 
   async close(): Promise<void> {
     this.#counters.clear();
+    this.#bans.clear();
   }
 
-  #sweep(nowMs: number) {
-    if (nowMs - this.#lastSweepMs < SWEEP_EVERY_MS) return;
-    this.#lastSweepMs = nowMs;
-    const today = dayWindow(nowMs).index;
-    for (const [subject, counters] of this.#counters) {
-      if (counters.day < today && counters.bannedUntilMs <= nowMs) this.#counters.delete(subject);
+  #banEnd(subject: string): number {
+    return this.#bans.get(subject) ?? 0;
+  }
+
+  /** Drops the bans that ended by `nowMs`: the oldest come first, so only those are looked at. */
+  #endBans(nowMs: number) {
+    for (const [subject, endsAtMs] of this.#bans) {
+      if (endsAtMs > nowMs) return;
+      this.#bans.delete(subject);
     }
+  }
+
+  /** The counters, rolled over to the windows `nowMs` falls in (fresh ones for a new subject). */
+  #rolledOver(counters: Counters | undefined, nowMs: number): Counters {
+    const minute = minuteWindow(nowMs).index;
+    const day = dayWindow(nowMs).index;
+    const current = counters ?? { minute, minuteUsed: 0, day, dayUsed: 0, rejections: 0 };
+    if (current.minute !== minute) {
+      Object.assign(current, { minute, minuteUsed: 0, rejections: 0 });
+    }
+    if (current.day !== day) Object.assign(current, { day, dayUsed: 0 });
+    return current;
   }
 }

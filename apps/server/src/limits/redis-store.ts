@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
-import { MemoryRateLimitStore } from './memory-store.js';
+import { MemoryRateLimitStore, type MemoryStoreOptions } from './memory-store.js';
 import {
   type Admission,
   type AdmissionRequest,
@@ -68,7 +68,7 @@ const OUTAGE_LOG_INTERVAL_MS = 60_000;
 /** After a failure, Redis is left alone this long, then tried again by one request. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
 
-export interface RedisStoreOptions {
+export interface RedisStoreOptions extends MemoryStoreOptions {
   keyPrefix?: string;
   /** Most time to open a connection (ms). */
   connectTimeoutMs?: number;
@@ -86,7 +86,7 @@ export const DEFAULT_REDIS_TIMEOUTS = { connectTimeoutMs: 1_000, commandTimeoutM
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisWithAdmit;
-  readonly #fallback = new MemoryRateLimitStore();
+  readonly #fallback: MemoryRateLimitStore;
   readonly #logger: Logger;
   #outageLoggedAtMs: number | undefined;
   /** While in the future (monotonic ms), Redis is not tried; 0 while it works. */
@@ -95,6 +95,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(url: string, logger: Logger, options: RedisStoreOptions = {}) {
     this.#logger = logger;
+    this.#fallback = new MemoryRateLimitStore(options);
     const { connectTimeoutMs, commandTimeoutMs } = { ...DEFAULT_REDIS_TIMEOUTS, ...options };
     const redis = new Redis(url, {
       keyPrefix: options.keyPrefix ?? 'animal-store:',
