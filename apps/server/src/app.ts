@@ -2,7 +2,6 @@ import { contract } from '@animal-store/contract';
 import type { DatabaseClient } from '@animal-store/db';
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Admission } from './access/admission.js';
 import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
@@ -10,7 +9,7 @@ import { ApiError } from './http/api-error.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
 import { requestHeadCheck } from './http/request-head.js';
-import { requestIdFor } from './http/request-id.js';
+import { requestLog } from './http/request-log.js';
 import { type KnownRoute, onlyOn, routeGuard, routeMatcher } from './http/route-guard.js';
 import type { Logger } from './logger.js';
 import { apiDocsRoutes, DOCS_PATH, OPENAPI_PATH } from './operations/api-docs.js';
@@ -78,16 +77,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const id = requestIdFor(req);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-    }),
-  );
+  app.use(requestLog(logger));
   app.use(onlyOn(GET_PET_ROUTE, deprecationHeaders));
   app.use(deps.admission.middleware);
   app.use(requestHeadCheck);

@@ -31,18 +31,12 @@ function reportShedLines(logger: Logger, destination: DestinationStream): void {
   }, SHED_REPORT_INTERVAL_MS).unref();
 }
 
-/** The one logger. Secrets in headers are redacted, so keys never reach the logs. */
+/** The one logger. Request lines carry chosen fields only (`http/request-log.ts`), never headers. */
 export function createLogger(
   level: string,
   destination: DestinationStream = boundedStdout(),
 ): Logger {
-  const logger = pino(
-    {
-      level,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
-    destination,
-  );
+  const logger = pino({ level }, destination);
   reportShedLines(logger, destination);
   return logger;
 }

@@ -1,10 +1,16 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { buildOpenApiDocument } from '@animal-store/contract/openapi';
 import express, { Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
 const DOCS_ASSETS_PATH = `${DOCS_PATH}/assets`;
+
+/** Swagger UI's files, located without loading its megabytes of browser bundle into the server. */
+const SWAGGER_UI_FOLDER = dirname(
+  createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+);
 
 /** Swagger UI, served from this server (no CDN), reading the document generated from the contract. */
 const DOCS_PAGE = `<!doctype html>
@@ -35,5 +41,5 @@ export function apiDocsRoutes(publicUrl: string | undefined): Router {
     .get(DOCS_PATH, (_req, res) => {
       res.type('html').send(DOCS_PAGE);
     })
-    .use(DOCS_ASSETS_PATH, express.static(getAbsoluteFSPath(), { index: false, redirect: false }));
+    .use(DOCS_ASSETS_PATH, express.static(SWAGGER_UI_FOLDER, { index: false, redirect: false }));
 }
