@@ -14,8 +14,8 @@ import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { EngineError } from './engine-error.mjs';
 
 /**
- * How long a statement waits for another connection's lock before failing with SQLITE_BUSY,
- * unless told otherwise: long, for the migrator and the schema engine, which run alone.
+ * How long a statement of the schema engine waits for another connection's lock before failing
+ * with SQLITE_BUSY: long, for the migrator runs alone, at start, and must not give up early.
  */
 const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
@@ -153,41 +153,23 @@ function transactingInPlace(connection) {
 }
 
 /**
- * The SQLite driver adapter for Prisma: libsql with a busy timeout and in-place transactions.
+ * The SQLite driver adapter of the schema engine: `@prisma/adapter-libsql` with a busy timeout
+ * and in-place transactions. (The server's client runs on `libsql-adapter.mjs`, which keeps its
+ * prepared statements; the engine needs connections that really close when disposed, for it
+ * migrates in SQLite's exclusive locking mode.)
  * @param {string} url a `file:` URL
  * @param {object} [options]
- * @param {boolean} [options.writeAheadLog] switch the database to WAL mode on connect, so readers
- *   and a second process do not block on writers, with every commit synced to disk
  * @param {number} [options.busyTimeoutMs] how long a statement waits for another connection's lock
  * @returns {SqlMigrationAwareDriverAdapterFactory}
  */
-export function sqliteAdapterFactory(
-  url,
-  { writeAheadLog = false, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = {},
-) {
+export function sqliteAdapterFactory(url, { busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = {}) {
   const libsql = new PrismaLibSql({ url, timeout: busyTimeoutMs });
-
-  /** @param {SqlDriverAdapter} connection */
-  const prepared = async (connection) => {
-    if (writeAheadLog) {
-      const { rows } = await connection.queryRaw(statement('PRAGMA journal_mode = WAL'));
-      const mode = String(rows[0]?.[0]);
-      if (mode !== 'wal' && mode !== 'memory') {
-        await connection.dispose();
-        throw new Error(`SQLite database ${url} refused WAL mode; its journal mode is "${mode}".`);
-      }
-      // FULL (libsql's default, made explicit): a commit is on disk before it is acknowledged.
-      await connection.executeRaw(statement('PRAGMA synchronous = FULL'));
-    }
-    return transactingInPlace(connection);
-  };
-
   return {
     provider: 'sqlite',
     adapterName: libsql.adapterName,
-    connect: async () => prepared(await libsql.connect()),
+    connect: async () => transactingInPlace(await libsql.connect()),
     // libsql's shadow database is a fresh `:memory:` database on every connection.
-    connectToShadowDb: async () => prepared(await libsql.connectToShadowDb()),
+    connectToShadowDb: async () => transactingInPlace(await libsql.connectToShadowDb()),
   };
 }
 

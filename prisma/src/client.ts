@@ -1,7 +1,8 @@
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.js';
 import { PrismaClient } from '../generated/sqlite/client.js';
+import { libsqlAdapterFactory } from '../schema-engine/libsql-adapter.mjs';
 import { postgresAdapterFactory } from '../schema-engine/postgresql.mjs';
-import { sqliteAdapterFactory } from '../schema-engine/sqlite.mjs';
+import { sqliteDatabaseFile } from '../schema-engine/sqlite.mjs';
 
 /**
  * The Prisma client of the animal store's database. One type for both databases: the SQLite
@@ -80,11 +81,9 @@ export function createPrismaClient(
 ): DatabaseClient {
   const settings = checkedOptions(options);
   if (databaseProvider(databaseUrl) === 'sqlite') {
+    const file = sqliteDatabaseFile(databaseUrl) ?? ':memory:';
     return new PrismaClient({
-      adapter: sqliteAdapterFactory(databaseUrl, {
-        writeAheadLog: true,
-        busyTimeoutMs: settings.busyTimeoutMs,
-      }),
+      adapter: libsqlAdapterFactory(file, { busyTimeoutMs: settings.busyTimeoutMs }),
     });
   }
   const client = new PostgresPrismaClient({

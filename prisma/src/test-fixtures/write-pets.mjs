@@ -6,10 +6,12 @@
  *
  *   node write-pets.mjs <database url> <count> <name>
  */
-import { sqliteAdapterFactory } from '../../schema-engine/sqlite.mjs';
+import { libsqlAdapterFactory } from '../../schema-engine/libsql-adapter.mjs';
+import { sqliteDatabaseFile } from '../../schema-engine/sqlite.mjs';
 
 const [url = '', count = '0', name = 'pet'] = process.argv.slice(2);
-const connection = await sqliteAdapterFactory(url, { writeAheadLog: true }).connect();
+const file = sqliteDatabaseFile(url) ?? ':memory:';
+const connection = await libsqlAdapterFactory(file, { busyTimeoutMs: 10_000 }).connect();
 const text = {
   scalarType: /** @type {const} */ ('string'),
   arity: /** @type {const} */ ('scalar'),

@@ -1,0 +1,381 @@
+// @ts-check
+/**
+ * A Prisma driver adapter for SQLite on libsql's synchronous native API (the `libsql` package:
+ * SQLite in-process, its binary shipped as npm packages). It does what Prisma's libsql adapter
+ * does over `@libsql/client`, without what made that slow on a server's hot path: a statement is
+ * prepared once per connection and kept, rows come back as arrays, and no query waits behind a
+ * promise-chained lock unless a transaction is open.
+ *
+ * Transactions run on the connection itself (`BEGIN IMMEDIATE`, taking the write lock up front,
+ * waiting up to the busy timeout), and every other query waits until they end.
+ *
+ * @import { ColumnType, IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction } from '@prisma/driver-adapter-utils'
+ * @import { Statement } from 'libsql'
+ */
+import { ColumnTypeEnum, DriverAdapterError } from '@prisma/driver-adapter-utils';
+import Database from 'libsql';
+
+export const ADAPTER_NAME = '@animal-store/libsql-adapter';
+
+/** Distinct SQL texts kept prepared per connection: Prisma sends a small, fixed set. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/** @type {Array<[ColumnType, string[]]>} */
+const TYPE_NAMES = [
+  [ColumnTypeEnum.Numeric, ['DECIMAL']],
+  [ColumnTypeEnum.Float, ['FLOAT']],
+  [ColumnTypeEnum.Double, ['DOUBLE', 'DOUBLE PRECISION', 'NUMERIC', 'REAL']],
+  [ColumnTypeEnum.Int32, ['TINYINT', 'SMALLINT', 'MEDIUMINT', 'INT', 'INTEGER', 'SERIAL', 'INT2']],
+  [ColumnTypeEnum.Int64, ['BIGINT', 'UNSIGNED BIG INT', 'INT8']],
+  [ColumnTypeEnum.DateTime, ['DATETIME', 'TIMESTAMP']],
+  [ColumnTypeEnum.Time, ['TIME']],
+  [ColumnTypeEnum.Date, ['DATE']],
+  [
+    ColumnTypeEnum.Text,
+    [
+      'TEXT',
+      'CLOB',
+      'CHARACTER',
+      'VARCHAR',
+      'VARYING CHARACTER',
+      'NCHAR',
+      'NATIVE CHARACTER',
+      'NVARCHAR',
+    ],
+  ],
+  [ColumnTypeEnum.Bytes, ['BLOB']],
+  [ColumnTypeEnum.Boolean, ['BOOLEAN']],
+  [ColumnTypeEnum.Json, ['JSONB']],
+];
+
+/** SQLite declared column types, as Prisma's column types. */
+const DECLARED_TYPES = new Map(
+  TYPE_NAMES.flatMap(([type, names]) =>
+    names.map((name) => /** @type {[string, ColumnType]} */ ([name, type])),
+  ),
+);
+
+/**
+ * @typedef {object} PreparedQuery
+ * @property {Statement} statement
+ * @property {boolean} reader whether it returns rows
+ * @property {string[]} columnNames
+ * @property {(ColumnType | null)[]} declaredTypes null where the column has no declared type
+ */
+
+/**
+ * The type of a column without a declared type (an expression), from its first non-null value.
+ * @param {unknown[][]} rows
+ * @param {number} column
+ * @returns {ColumnType}
+ */
+function inferredType(rows, column) {
+  for (const row of rows) {
+    const value = row[column];
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') return ColumnTypeEnum.Text;
+    if (typeof value === 'bigint') {
+      const safe = value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER;
+      return safe ? ColumnTypeEnum.UnknownNumber : ColumnTypeEnum.Int64;
+    }
+    if (typeof value === 'number') return ColumnTypeEnum.UnknownNumber;
+    if (typeof value === 'boolean') return ColumnTypeEnum.Boolean;
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) return ColumnTypeEnum.Bytes;
+  }
+  return ColumnTypeEnum.Int32;
+}
+
+/**
+ * A value as Prisma reads it. Integers arrive as bigint (exact to 64 bits) and leave as numbers
+ * where a number holds them exactly, else as decimal text.
+ * @param {unknown} value
+ * @param {ColumnType} type
+ */
+function fromSqlite(value, type) {
+  if (typeof value === 'bigint') {
+    if (type === ColumnTypeEnum.DateTime) return new Date(Number(value)).toISOString();
+    return value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER
+      ? Number(value)
+      : value.toString();
+  }
+  if (typeof value === 'number') {
+    if (type === ColumnTypeEnum.DateTime) return new Date(value).toISOString();
+    if (type === ColumnTypeEnum.Int32 || type === ColumnTypeEnum.Int64) return Math.trunc(value);
+  }
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return value;
+}
+
+/**
+ * An argument as SQLite stores it. Dates are ISO 8601 text with an explicit UTC offset, as
+ * Prisma's own SQLite adapters write them, so rows written before and after compare alike.
+ * @param {unknown} arg
+ * @param {SqlQuery['argTypes'][number] | undefined} argType
+ */
+function toSqlite(arg, argType) {
+  if (arg === null || arg === undefined) return null;
+  const scalar = argType?.scalarType;
+  if (typeof arg === 'string') {
+    if (scalar === 'bigint') return BigInt(arg);
+    if (scalar === 'decimal') return Number.parseFloat(arg);
+    if (scalar === 'datetime') return new Date(arg).toISOString().replace('Z', '+00:00');
+    if (scalar === 'bytes') return Buffer.from(arg, 'base64');
+  }
+  if (arg instanceof Date) return arg.toISOString().replace('Z', '+00:00');
+  if (typeof arg === 'boolean') return arg ? 1 : 0;
+  return arg;
+}
+
+const SQLITE_BUSY = 5;
+
+/**
+ * A SQLite error as the error Prisma maps to its own codes (a unique key, a busy database…).
+ * @param {unknown} error
+ * @returns {never}
+ */
+function rethrown(error) {
+  const { code, rawCode, message } =
+    /** @type {{ code?: unknown, rawCode?: unknown, message?: unknown }} */ (error ?? {});
+  if (typeof code !== 'string' || typeof message !== 'string') throw error;
+  const extended = typeof rawCode === 'number' ? rawCode : 1;
+  const constrained = () =>
+    message
+      .split('constraint failed: ')
+      .at(1)
+      ?.split(', ')
+      .map((column) => column.split('.').pop() ?? column);
+  /** @type {import('@prisma/driver-adapter-utils').MappedError} */
+  let mapped;
+  if (extended === 2067 || extended === 1555) {
+    const fields = constrained();
+    mapped = { kind: 'UniqueConstraintViolation', constraint: fields ? { fields } : undefined };
+  } else if (extended === 1299) {
+    const fields = constrained();
+    mapped = { kind: 'NullConstraintViolation', constraint: fields ? { fields } : undefined };
+  } else if (extended === 787 || extended === 1811) {
+    mapped = { kind: 'ForeignKeyConstraintViolation', constraint: { foreignKey: {} } };
+  } else if ((extended & 0xff) === SQLITE_BUSY) {
+    mapped = { kind: 'SocketTimeout' };
+  } else if (message.startsWith('no such table')) {
+    mapped = { kind: 'TableDoesNotExist', table: message.split(': ').at(1) };
+  } else {
+    mapped = { kind: 'sqlite', extendedCode: extended, message };
+  }
+  throw new DriverAdapterError({
+    originalCode: String(extended),
+    originalMessage: message,
+    ...mapped,
+  });
+}
+
+/** A FIFO queue of waiters for the connection while a transaction holds it. */
+function createConnectionLock() {
+  let held = false;
+  /** @type {Array<() => void>} */
+  const waiting = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else held = false;
+  };
+  return {
+    get held() {
+      return held;
+    },
+    /** @returns {Promise<() => void>} */
+    async acquire() {
+      if (held) await new Promise((resolve) => waiting.push(() => resolve(undefined)));
+      held = true;
+      return release;
+    },
+  };
+}
+
+/**
+ * A connection to the SQLite database at `path` (`:memory:` for a private in-memory one).
+ * @param {string} path
+ * @param {{ busyTimeoutMs: number }} options
+ * @returns {SqlDriverAdapter}
+ */
+export function openLibsqlConnection(path, { busyTimeoutMs }) {
+  const database = new Database(path, { timeout: busyTimeoutMs });
+  /** @type {Map<string, PreparedQuery>} */
+  const statements = new Map();
+  const lock = createConnectionLock();
+
+  /** @param {string} sql */
+  const prepared = (sql) => {
+    const cached = statements.get(sql);
+    if (cached) return cached;
+    const statement = database.prepare(sql);
+    const reader = statement.reader;
+    const columns = reader ? statement.columns() : [];
+    if (reader) statement.raw(true).safeIntegers(true);
+    /** @type {PreparedQuery} */
+    const query = {
+      statement,
+      reader,
+      columnNames: columns.map((column) => column.name),
+      declaredTypes: columns.map(
+        (column) => DECLARED_TYPES.get(String(column.type ?? '').toUpperCase()) ?? null,
+      ),
+    };
+    if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+    statements.set(sql, query);
+    return query;
+  };
+
+  /** @param {SqlQuery} query */
+  const argsOf = (query) => query.args.map((arg, i) => toSqlite(arg, query.argTypes[i]));
+
+  /**
+   * @param {SqlQuery} query
+   * @returns {SqlResultSet}
+   */
+  const queryNow = (query) => {
+    try {
+      const { statement, reader, columnNames, declaredTypes } = prepared(query.sql);
+      if (!reader) {
+        statement.run(argsOf(query));
+        return { columnNames: [], columnTypes: [], rows: [] };
+      }
+      const raw = /** @type {unknown[][]} */ (statement.all(argsOf(query)));
+      const columnTypes = declaredTypes.map((type, column) => type ?? inferredType(raw, column));
+      const rows = raw.map((row) =>
+        row.map((value, column) => fromSqlite(value, columnTypes[column] ?? ColumnTypeEnum.Text)),
+      );
+      return { columnNames, columnTypes, rows };
+    } catch (error) {
+      return rethrown(error);
+    }
+  };
+
+  /** @param {SqlQuery} query */
+  const executeNow = (query) => {
+    try {
+      return Number(prepared(query.sql).statement.run(argsOf(query)).changes);
+    } catch (error) {
+      return rethrown(error);
+    }
+  };
+
+  /**
+   * Runs `work` at once when no transaction holds the connection, else after the transaction.
+   * @template T
+   * @param {() => T} work
+   * @returns {Promise<T>}
+   */
+  const outsideTransactions = async (work) => {
+    if (!lock.held) return work();
+    const release = await lock.acquire();
+    try {
+      return work();
+    } finally {
+      release();
+    }
+  };
+
+  /** @param {string} sql */
+  const statementOf = (sql) => ({ sql, args: [], argTypes: [] });
+
+  /**
+   * @param {IsolationLevel} [isolationLevel]
+   * @returns {Promise<Transaction>}
+   */
+  const startTransaction = async (isolationLevel) => {
+    if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
+      throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
+    }
+    const release = await lock.acquire();
+    try {
+      executeNow(statementOf('BEGIN IMMEDIATE'));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    let open = true;
+    /** @param {'COMMIT' | 'ROLLBACK'} sql */
+    const end = async (sql) => {
+      if (!open) return;
+      open = false;
+      try {
+        executeNow(statementOf(sql));
+      } catch (error) {
+        // Never hand the connection on inside a transaction. (SQLite may have rolled back
+        // already, in which case ROLLBACK fails harmlessly.)
+        if (database.inTransaction) database.exec('ROLLBACK');
+        if (sql === 'COMMIT') throw error;
+      } finally {
+        release();
+      }
+    };
+    return {
+      provider: 'sqlite',
+      adapterName: ADAPTER_NAME,
+      // Prisma leaves COMMIT and ROLLBACK to commit() and rollback().
+      options: { usePhantomQuery: true },
+      queryRaw: async (query) => queryNow(query),
+      executeRaw: async (query) => executeNow(query),
+      commit: () => end('COMMIT'),
+      rollback: () => end('ROLLBACK'),
+      createSavepoint: async (name) => void executeNow(statementOf(`SAVEPOINT ${name}`)),
+      rollbackToSavepoint: async (name) => void executeNow(statementOf(`ROLLBACK TO ${name}`)),
+      releaseSavepoint: async (name) => void executeNow(statementOf(`RELEASE SAVEPOINT ${name}`)),
+    };
+  };
+
+  return {
+    provider: 'sqlite',
+    adapterName: ADAPTER_NAME,
+    queryRaw: (query) => outsideTransactions(() => queryNow(query)),
+    executeRaw: (query) => outsideTransactions(() => executeNow(query)),
+    executeScript: (script) =>
+      outsideTransactions(() => {
+        try {
+          database.exec(script);
+        } catch (error) {
+          rethrown(error);
+        }
+      }),
+    startTransaction,
+    dispose: async () => {
+      statements.clear();
+      // SQLite closes a connection only once none of its prepared statements is left, which is
+      // when the garbage collector gets to them. Until then it must hold no lock: no open
+      // transaction, and not the exclusive locking mode the schema engine migrates in (which
+      // holds the file's lock until the next access after switching back).
+      if (database.inTransaction) database.exec('ROLLBACK');
+      database.exec('PRAGMA main.locking_mode = NORMAL; SELECT count(*) FROM sqlite_master;');
+      database.close();
+    },
+  };
+}
+
+/**
+ * The driver adapter of the server's Prisma client: one connection to the database file `path`,
+ * in WAL mode (readers and a second process do not block on writers) with every commit synced
+ * to disk before it is acknowledged.
+ * @param {string} path
+ * @param {{ busyTimeoutMs: number }} options
+ * @returns {SqlDriverAdapterFactory}
+ */
+export function libsqlAdapterFactory(path, options) {
+  return {
+    provider: 'sqlite',
+    adapterName: ADAPTER_NAME,
+    connect: async () => {
+      const connection = openLibsqlConnection(path, options);
+      const pragma = (/** @type {string} */ sql) =>
+        connection.queryRaw({ sql, args: [], argTypes: [] });
+      const { rows } = await pragma('PRAGMA journal_mode = WAL');
+      const mode = String(rows[0]?.[0]);
+      if (mode !== 'wal' && mode !== 'memory') {
+        await connection.dispose();
+        throw new Error(`SQLite database ${path} refused WAL mode; its journal mode is "${mode}".`);
+      }
+      // FULL (libsql's default, made explicit): a commit is on disk before it is acknowledged.
+      await pragma('PRAGMA synchronous = FULL');
+      return connection;
+    },
+  };
+}
