@@ -3,6 +3,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
 import type { Logger } from '../logger.js';
 import { ApiError } from './api-error.js';
+import { requestIdOf } from './request-log.js';
 
 type RequestPart = 'pathParams' | 'headers' | 'query' | 'body';
 
@@ -117,10 +118,10 @@ function toInternalError(): ApiError {
 
 /** The one final error middleware: every failure leaves as an Error body, nothing internal leaks. */
 export function errorMapper(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => {
+  return (error, _req, res, _next) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
-      (req.log ?? logger).error({ err: error }, 'request failed');
+      logger.error({ err: error, reqId: requestIdOf(res) }, 'request failed');
     }
     if (res.headersSent) {
       res.destroy();

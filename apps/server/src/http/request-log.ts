@@ -1,31 +1,47 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pinoHttp } from 'pino-http';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
 import { requestIdFor } from './request-id.js';
 
+/** The request's id, as given to the caller in `X-Request-Id` and written in its log lines. */
+export function requestIdOf(res: Response): string | undefined {
+  return res.locals.requestId as string | undefined;
+}
+
 /**
- * What a request's log line says of it. Chosen field by field rather than serializing the whole
- * request: headers, and with them the API key in `Authorization`, never reach the logs, and
- * the line stays cheap to build at thousands of requests a second.
+ * What a request's log line says of it. Chosen field by field: headers, and with them the API
+ * key in `Authorization`, never reach the logs.
  */
-function requestFields(req: IncomingMessage & { id?: unknown }) {
-  return { id: req.id, method: req.method, url: req.url, remoteAddress: req.socket.remoteAddress };
+function requestFields(req: Request, requestId: string) {
+  return { id: requestId, method: req.method, url: req.originalUrl, remoteAddress: req.ip };
 }
 
-function responseFields(res: ServerResponse) {
-  return { statusCode: res.statusCode };
-}
-
-/** One log line per request, carrying the request id that `X-Request-Id` also gives the caller. */
-export function requestLog(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const id = requestIdFor(req);
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    wrapSerializers: false,
-    serializers: { req: requestFields, res: responseFields },
-  });
+/**
+ * One log line per request, written when its response is finished (or the connection closed
+ * before that), carrying the request id that `X-Request-Id` also gives the caller. Written by
+ * hand rather than with pino-http, whose child logger per request cost a tenth of the server's
+ * time under load.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const requestId = requestIdFor(req);
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const startedAt = performance.now();
+    const done = () => {
+      res.off('finish', done);
+      res.off('close', done);
+      logger.info(
+        {
+          req: requestFields(req, requestId),
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - startedAt),
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request completed',
+      );
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
 }
