@@ -47,6 +47,25 @@ function startWriter(count: number, name: string, onId: (id: number) => void = (
 }
 
 describe('createPrismaClient', () => {
+  it('tells onQuery of every statement it runs, failed ones included, transactions too', async () => {
+    const events: Array<{ durationMs: number; failed: boolean }> = [];
+    const observed = createPrismaClient(databaseUrl, { onQuery: (event) => events.push(event) });
+    try {
+      await observed.pet.findMany({ select: { id: true } });
+      await expect(observed.$queryRawUnsafe('SELECT * FROM no_such_table')).rejects.toThrow();
+      await observed.$transaction(async (tx) => {
+        await tx.serverSecret.create({ data: { name: 'observed', value: 'v' } });
+      });
+    } finally {
+      await observed.$disconnect();
+    }
+    expect(events.filter((event) => event.failed)).toHaveLength(1);
+    // The list, the failed query, and the transaction's insert (its BEGIN and COMMIT are the
+    // connection's, not statements of the client's).
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
   it('creates and reads pets, with ids growing in creation order and never reused', async () => {
     const rex = await db.pet.create({
       data: { name: 'Rex', categoryId: 9_007_199_254_740_991n, status: 'available' },

@@ -1,8 +1,10 @@
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.js';
 import { PrismaClient } from '../generated/sqlite/client.js';
 import { libsqlAdapterFactory } from '../schema-engine/libsql-adapter.mjs';
 import { postgresAdapterFactory } from '../schema-engine/postgresql.mjs';
 import { sqliteDatabaseFile } from '../schema-engine/sqlite.mjs';
+import { observedAdapterFactory, type QueryObserver } from './observed-adapter.js';
 
 /**
  * The Prisma client of the animal store's database. One type for both databases: the SQLite
@@ -29,6 +31,8 @@ export interface DatabaseClientOptions {
   queryTimeoutMs?: number;
   /** SQLite: most time a statement waits for another connection's lock (ms). Default 3000. */
   busyTimeoutMs?: number;
+  /** Told of every statement the client runs: how long it took and whether it failed. */
+  onQuery?: QueryObserver;
 }
 
 export const DEFAULT_DATABASE_CLIENT_OPTIONS = {
@@ -37,9 +41,9 @@ export const DEFAULT_DATABASE_CLIENT_OPTIONS = {
   connectTimeoutMs: 2_000,
   queryTimeoutMs: 2_000,
   busyTimeoutMs: 3_000,
-} as const satisfies Required<DatabaseClientOptions>;
+} as const satisfies Required<Omit<DatabaseClientOptions, 'onQuery'>>;
 
-function checkedOptions(options: DatabaseClientOptions): Required<DatabaseClientOptions> {
+function checkedOptions(options: DatabaseClientOptions) {
   const settings = { ...DEFAULT_DATABASE_CLIENT_OPTIONS, ...options };
   if (!Number.isInteger(settings.poolSize) || settings.poolSize < 1) {
     throw new Error(`The pool size must be a positive integer, not ${settings.poolSize}.`);
@@ -80,14 +84,15 @@ export function createPrismaClient(
   options: DatabaseClientOptions = {},
 ): DatabaseClient {
   const settings = checkedOptions(options);
+  const observed = (adapter: SqlDriverAdapterFactory) =>
+    settings.onQuery ? observedAdapterFactory(adapter, settings.onQuery) : adapter;
   if (databaseProvider(databaseUrl) === 'sqlite') {
     const file = sqliteDatabaseFile(databaseUrl) ?? ':memory:';
-    return new PrismaClient({
-      adapter: libsqlAdapterFactory(file, { busyTimeoutMs: settings.busyTimeoutMs }),
-    });
+    const adapter = libsqlAdapterFactory(file, { busyTimeoutMs: settings.busyTimeoutMs });
+    return new PrismaClient({ adapter: observed(adapter) });
   }
   const client = new PostgresPrismaClient({
-    adapter: postgresAdapterFactory(databaseUrl, settings),
+    adapter: observed(postgresAdapterFactory(databaseUrl, settings)),
   });
   // The two generated clients differ only in their provider-specific internals; their model
   // API is the same because the schemas' models are (guarded by the no-drift test).

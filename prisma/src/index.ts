@@ -8,3 +8,4 @@ export {
   databaseProvider,
 } from './client.js';
 export { migrateDatabase } from './migrate.js';
+export type { QueryEvent, QueryObserver } from './observed-adapter.js';

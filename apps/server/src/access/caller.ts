@@ -1,6 +1,11 @@
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
-import { type ApiKeyInfo, type ApiKeyStore, hashSecret } from '../keys/api-key-store.js';
+import {
+  type ApiKeyInfo,
+  type ApiKeyStore,
+  couldBeSecret,
+  hashSecret,
+} from '../keys/api-key-store.js';
 
 /** Who sent a request, as far as its `Authorization` header tells. */
 export type Caller =
@@ -17,19 +22,38 @@ export const KEY_RECHECK_MS = 4_000;
 
 const BEARER = /^bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
-interface CachedLookup {
-  key: ApiKeyInfo | null;
-}
-
 export type CallerResolver = (req: Request) => Promise<Caller>;
 
+/**
+ * Finds the key a token names. Only tokens shaped like our keys reach the database; what it
+ * answers is remembered for KEY_RECHECK_MS, genuine keys and unknown tokens in separate caches,
+ * so a flood of junk can never push a genuine key out.
+ */
+function keyLookup(keys: ApiKeyStore) {
+  const genuine = new LRUCache<string, ApiKeyInfo>({ max: 50_000, ttl: KEY_RECHECK_MS });
+  const unknown = new LRUCache<string, true>({ max: 10_000, ttl: KEY_RECHECK_MS });
+  // Concurrent requests with the same token share one database lookup.
+  const pending = new Map<string, Promise<ApiKeyInfo | undefined>>();
+
+  return async (secret: string): Promise<ApiKeyInfo | undefined> => {
+    if (!couldBeSecret(secret)) return undefined;
+    const secretHash = hashSecret(secret);
+    const known = genuine.get(secretHash);
+    if (known || unknown.has(secretHash)) return known;
+    let lookup = pending.get(secretHash);
+    if (!lookup) {
+      lookup = keys.findActiveByHash(secretHash).finally(() => pending.delete(secretHash));
+      pending.set(secretHash, lookup);
+    }
+    const key = await lookup;
+    if (key) genuine.set(secretHash, key);
+    else unknown.set(secretHash, true);
+    return key;
+  };
+}
+
 export function createCallerResolver(keys: ApiKeyStore): CallerResolver {
-  const lookups = new LRUCache<string, CachedLookup>({
-    max: 50_000,
-    ttl: KEY_RECHECK_MS,
-    // Concurrent requests with the same key share one database lookup.
-    fetchMethod: async (secretHash) => ({ key: (await keys.findActiveByHash(secretHash)) ?? null }),
-  });
+  const findKey = keyLookup(keys);
 
   return async (req) => {
     const header = req.headers.authorization;
@@ -38,10 +62,8 @@ export function createCallerResolver(keys: ApiKeyStore): CallerResolver {
     const secret = BEARER.exec(header)?.[1];
     if (!secret) return { kind: 'anonymous', credential: 'invalid' };
     try {
-      const lookup = await lookups.fetch(hashSecret(secret));
-      return lookup?.key
-        ? { kind: 'key', key: lookup.key }
-        : { kind: 'anonymous', credential: 'invalid' };
+      const key = await findKey(secret);
+      return key ? { kind: 'key', key } : { kind: 'anonymous', credential: 'invalid' };
     } catch (error) {
       return { kind: 'unresolved', error };
     }

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
+import { createPrismaClient, type DatabaseClient, type QueryObserver } from '@animal-store/db';
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
 import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
@@ -36,6 +36,8 @@ export interface TestServerOptions {
   trustProxy?: boolean;
   /** Rewrites the database URL the server connects to (say, through a proxy). */
   databaseUrlFor?: (url: string) => string;
+  /** Told of every statement the server's database client runs. */
+  onQuery?: QueryObserver;
 }
 
 const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
@@ -44,7 +46,7 @@ const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await freshDatabase(inject('templateDatabase'));
   const databaseUrl = options.databaseUrlFor?.(database.url) ?? database.url;
-  const db = createPrismaClient(databaseUrl);
+  const db = createPrismaClient(databaseUrl, { onQuery: options.onQuery });
   const keys = createApiKeyStore(db);
   const createKey = async (request: NewApiKey) => (await keys.create(request)).secret;
   const apiKey = await createKey({ label: 'test suite', plan: 'enterprise', quota: ROOMY_QUOTA });
