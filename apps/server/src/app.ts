@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import type { Admission } from './access/admission.js';
 import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
+import type { TrustedProxies } from './access/client-address.js';
 import { ApiError } from './http/api-error.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
@@ -26,8 +27,8 @@ export interface AppDeps {
   admission: Admission;
   /** Origin used for absolute URLs in `Link` headers; defaults to the request's own. */
   publicUrl?: string | undefined;
-  /** Express `trust proxy`: whether `X-Forwarded-For` names the client. Off by default. */
-  trustProxy?: boolean | number | string;
+  /** Which proxies' `X-Forwarded-For` names the client; none by default. */
+  trustProxy?: TrustedProxies;
   /** Check every response against the contract (development and tests). */
   validateResponses?: boolean;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DATABASE_CLIENT_OPTIONS } from '@animal-store/db';
 import { z } from 'zod';
+import { parseTrustProxy } from './access/client-address.js';
 import { DEFAULT_MAX_SUBJECTS } from './limits/memory-store.js';
 import { DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
@@ -12,13 +13,15 @@ export const DATA_FOLDER = fileURLToPath(new URL('../data/', import.meta.url));
 /** Where the embedded SQLite database lives when DATABASE_URL is not set. */
 const DEFAULT_DATABASE_FILE = join(DATA_FOLDER, 'animal-store.db');
 
-/** Express `trust proxy`: `true`/`false`, a hop count, or a list of trusted addresses/subnets. */
+/** Which proxies' `X-Forwarded-For` is believed (`access/client-address.ts`). */
 const TrustProxySchema = z
   .string()
   .default('false')
-  .transform((value) => {
-    if (value === 'true' || value === 'false') return value === 'true';
-    return /^\d+$/.test(value) ? Number(value) : value;
+  .transform((value, context) => {
+    const parsed = parseTrustProxy(value);
+    if (!(parsed instanceof Error)) return parsed;
+    context.addIssue({ code: z.ZodIssueCode.custom, message: parsed.message });
+    return z.NEVER;
   });
 
 /** A deadline in milliseconds: from 10 ms to 10 minutes. */
@@ -48,6 +51,7 @@ const ConfigSchema = z.object({
     .optional(),
   REDIS_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.connectTimeoutMs),
   REDIS_COMMAND_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.commandTimeoutMs),
+  IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
   RATE_LIMIT_MAX_SUBJECTS: z.coerce.number().int().min(1_000).default(DEFAULT_MAX_SUBJECTS),
   TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

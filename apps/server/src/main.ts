@@ -27,6 +27,7 @@ const server = createApiServer({
   rateLimits,
   publicUrl: config.PUBLIC_URL,
   trustProxy: config.TRUST_PROXY,
+  ipv6PrefixLength: config.IPV6_PREFIX_LENGTH,
   validateResponses: config.NODE_ENV !== 'production',
 });
 await listen(server, config.PORT, config.HOST);

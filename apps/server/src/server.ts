@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { DatabaseClient } from '@animal-store/db';
 import { createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
+import type { TrustedProxies } from './access/client-address.js';
 import { createApp, isSiteRoute } from './app.js';
 import { MAX_HEADER_BYTES } from './http/limits.js';
 import { answerParserError } from './http/parser-errors.js';
@@ -15,10 +16,12 @@ export interface ApiServerDeps {
   logger: Logger;
   rateLimits: RateLimitStore;
   publicUrl?: string | undefined;
-  trustProxy?: boolean | number | string;
+  trustProxy?: TrustedProxies;
   validateResponses?: boolean;
   /** Epoch milliseconds; tests inject a clock to cross minutes and days. */
   now?: () => number;
+  /** IPv6 clients are counted per network of this prefix length; 64 unless told. */
+  ipv6PrefixLength?: number;
 }
 
 /** How long in-flight requests get to finish after a shutdown signal before connections are cut. */
@@ -31,6 +34,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
     isOutsideOperations: isSiteRoute,
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
+    ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
   const app = createApp({ ...deps, admission });
   const refuse = (error: Error & { code?: string }, socket: Duplex & { remoteAddress?: string }) =>

@@ -257,7 +257,7 @@ describe('Rate limits behind a proxy', () => {
   });
 
   it('with TRUST_PROXY, each forwarded client IP has its own counters', async () => {
-    const proxied = await startTestServer({ now: () => nowMs, trustProxy: true });
+    const proxied = await startTestServer({ now: () => nowMs, trustProxy: 1 });
     try {
       const a = await proxied.request('/healthz', {
         apiKey: null,
@@ -269,6 +269,30 @@ describe('Rate limits behind a proxy', () => {
       });
       expect(limits(a).remaining).toBe(59);
       expect(limits(b).remaining).toBe(59);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
+describe('Rate limits per client network', () => {
+  it('IPv6 clients of one /64 share the Free quota; another /64, or IPv4-mapped addresses, are clients of their own', async () => {
+    const proxied = await startTestServer({ now: () => nowMs, trustProxy: 1 });
+    try {
+      const from = (address: string) =>
+        proxied.request('/v1/pets', { apiKey: null, headers: { 'x-forwarded-for': address } });
+      const statuses: number[] = [];
+      for (let host = 1; host <= 80; host += 1) {
+        statuses.push((await from(`2001:db8:1:2::${host.toString(16)}`)).status);
+      }
+      expect(statuses.slice(0, 60)).toEqual(Array(60).fill(401));
+      expect(new Set(statuses.slice(60))).toEqual(new Set([429]));
+
+      expect((await from('2001:db8:1:3::1')).status).toBe(401);
+      const mapped = await from('::ffff:198.51.100.7');
+      expect(limits(mapped).remaining).toBe(59);
+      expect(limits(await from('198.51.100.7')).remaining).toBe(58);
+      expect(limits(await from('::ffff:198.51.100.8')).remaining).toBe(59);
     } finally {
       await proxied.close();
     }

@@ -4,6 +4,7 @@ import { ANONYMOUS_QUOTA, type Quota } from '../limits/plans.js';
 import { rateLimitHeaders, retryAfterSeconds } from '../limits/rate-limit-headers.js';
 import type { RateLimitStore } from '../limits/rate-limit-store.js';
 import { type Caller, type CallerResolver, setCaller } from './caller.js';
+import { clientSubject } from './client-address.js';
 
 export interface AdmissionDeps {
   resolveCaller: CallerResolver;
@@ -12,6 +13,8 @@ export interface AdmissionDeps {
   store: RateLimitStore;
   /** Epoch milliseconds; injectable so tests can cross minutes and days without waiting. */
   now: () => number;
+  /** IPv6 clients are counted per network of this prefix length. */
+  ipv6PrefixLength: number;
 }
 
 interface Verdict {
@@ -21,14 +24,17 @@ interface Verdict {
 
 const NO_KEY: Caller = { kind: 'anonymous', credential: 'missing' };
 
-function subjectOf(caller: Caller, ip: string): { subject: string; quota: Quota } {
-  return caller.kind === 'key'
-    ? { subject: `key:${caller.key.id}`, quota: caller.key.quota }
-    : { subject: `ip:${ip}`, quota: ANONYMOUS_QUOTA };
-}
-
 /** Rate limiting, the first check every request meets: per key when it carries a valid one, else per IP. */
-export function createAdmission({ resolveCaller, isOutsideOperations, store, now }: AdmissionDeps) {
+export function createAdmission(deps: AdmissionDeps) {
+  const { resolveCaller, isOutsideOperations, store, now } = deps;
+  const addressSubject = (ip: string) => clientSubject(ip, deps.ipv6PrefixLength);
+
+  function subjectOf(caller: Caller, ip: string): { subject: string; quota: Quota } {
+    return caller.kind === 'key'
+      ? { subject: `key:${caller.key.id}`, quota: caller.key.quota }
+      : { subject: addressSubject(ip), quota: ANONYMOUS_QUOTA };
+  }
+
   async function judge(subject: string, quota: Quota): Promise<Verdict> {
     const nowMs = now();
     const admission = await store.admit({ subject, quota, nowMs });
@@ -63,7 +69,7 @@ export function createAdmission({ resolveCaller, isOutsideOperations, store, now
       if (caller.kind === 'unresolved') {
         // The key could not be checked (the database is away): that is no fault of the caller's,
         // so nothing is counted against the key or the IP, and the request fails as a 503.
-        res.set(await headersFor(`ip:${ip}`, ANONYMOUS_QUOTA));
+        res.set(await headersFor(addressSubject(ip), ANONYMOUS_QUOTA));
         return next(caller.error);
       }
       const { subject, quota } = subjectOf(caller, ip);
@@ -85,7 +91,7 @@ export function createAdmission({ resolveCaller, isOutsideOperations, store, now
    * The rate-limit headers of an IP, for a request the HTTP parser refused. Such a request is
    * answered 400/431 whatever the limits say, so it is neither counted nor held against a ban.
    */
-  const headersForRefusedRequest = (ip: string) => headersFor(`ip:${ip}`, ANONYMOUS_QUOTA);
+  const headersForRefusedRequest = (ip: string) => headersFor(addressSubject(ip), ANONYMOUS_QUOTA);
 
   return { middleware, headersForRefusedRequest };
 }

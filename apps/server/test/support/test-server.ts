@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createPrismaClient, type DatabaseClient, type QueryObserver } from '@animal-store/db';
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
+import type { TrustedProxies } from '../../src/access/client-address.js';
 import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
@@ -33,7 +34,8 @@ export interface TestServerOptions {
   logger?: Logger;
   now?: () => number;
   rateLimits?: RateLimitStore;
-  trustProxy?: boolean;
+  trustProxy?: TrustedProxies;
+  ipv6PrefixLength?: number;
   /** Rewrites the database URL the server connects to (say, through a proxy). */
   databaseUrlFor?: (url: string) => string;
   /** Told of every statement the server's database client runs. */
@@ -58,6 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     publicUrl: options.publicUrl,
     now: options.now,
     trustProxy: options.trustProxy,
+    ipv6PrefixLength: options.ipv6PrefixLength,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
