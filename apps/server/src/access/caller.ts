@@ -11,7 +11,7 @@ import {
 export type Caller =
   | { kind: 'key'; key: ApiKeyInfo }
   | { kind: 'anonymous'; credential: 'missing' | 'invalid' }
-  /** The key could not be checked (the database is away); the request fails at authentication. */
+  /** The key could not be checked (the database is away): admission answers 503, counting nothing. */
   | { kind: 'unresolved'; error: unknown };
 
 /**
