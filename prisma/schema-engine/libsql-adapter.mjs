@@ -168,8 +168,17 @@ function rethrown(error) {
   });
 }
 
-/** A FIFO queue of waiters for the connection while a transaction holds it. */
-function createConnectionLock() {
+/**
+ * @typedef {object} ConnectionLock
+ * @property {boolean} held whether a transaction holds the connection now
+ * @property {() => Promise<() => void>} acquire waits for the connection; resolves to `release`
+ */
+
+/**
+ * The connection, held by one transaction at a time: a FIFO queue of those waiting for it.
+ * @returns {ConnectionLock}
+ */
+export function createConnectionLock() {
   let held = false;
   /** @type {Array<() => void>} */
   const waiting = [];
@@ -182,12 +191,70 @@ function createConnectionLock() {
     get held() {
       return held;
     },
-    /** @returns {Promise<() => void>} */
     async acquire() {
       if (held) await new Promise((resolve) => waiting.push(() => resolve(undefined)));
       held = true;
       return release;
     },
+  };
+}
+
+/** @param {string} sql */
+const statementOf = (sql) => ({ sql, args: [], argTypes: [] });
+
+/**
+ * A transaction run on `connection` itself, which `lock` keeps from every other query until it
+ * ends. `BEGIN IMMEDIATE` takes SQLite's write lock up front (waiting up to the busy timeout),
+ * where a deferred transaction that reads first can fail with SQLITE_BUSY at once when it starts
+ * writing while another process writes.
+ * @param {Pick<SqlDriverAdapter, 'provider' | 'adapterName' | 'queryRaw' | 'executeRaw'>} connection
+ * @param {ConnectionLock} lock
+ * @param {IsolationLevel} [isolationLevel]
+ * @returns {Promise<Transaction>}
+ */
+export async function startTransactionInPlace(connection, lock, isolationLevel) {
+  if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
+    throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
+  }
+  const release = await lock.acquire();
+  try {
+    await connection.executeRaw(statementOf('BEGIN IMMEDIATE'));
+  } catch (error) {
+    release();
+    throw error;
+  }
+  let open = true;
+  /** @param {'COMMIT' | 'ROLLBACK'} sql */
+  const end = async (sql) => {
+    if (!open) return;
+    open = false;
+    try {
+      await connection.executeRaw(statementOf(sql));
+    } catch (error) {
+      // Never hand the connection on inside a transaction. (SQLite may have rolled back
+      // already, in which case ROLLBACK fails harmlessly.)
+      await connection.executeRaw(statementOf('ROLLBACK')).catch(() => {});
+      if (sql === 'COMMIT') throw error;
+    } finally {
+      release();
+    }
+  };
+  /** @param {string} sql */
+  const run = async (sql) => {
+    await connection.executeRaw(statementOf(sql));
+  };
+  return {
+    provider: connection.provider,
+    adapterName: connection.adapterName,
+    // Prisma leaves COMMIT and ROLLBACK to commit() and rollback().
+    options: { usePhantomQuery: true },
+    queryRaw: (query) => connection.queryRaw(query),
+    executeRaw: (query) => connection.executeRaw(query),
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK'),
+    createSavepoint: (name) => run(`SAVEPOINT ${name}`),
+    rollbackToSavepoint: (name) => run(`ROLLBACK TO ${name}`),
+    releaseSavepoint: (name) => run(`RELEASE SAVEPOINT ${name}`),
   };
 }
 
@@ -275,53 +342,11 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
     }
   };
 
-  /** @param {string} sql */
-  const statementOf = (sql) => ({ sql, args: [], argTypes: [] });
-
-  /**
-   * @param {IsolationLevel} [isolationLevel]
-   * @returns {Promise<Transaction>}
-   */
-  const startTransaction = async (isolationLevel) => {
-    if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
-      throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
-    }
-    const release = await lock.acquire();
-    try {
-      executeNow(statementOf('BEGIN IMMEDIATE'));
-    } catch (error) {
-      release();
-      throw error;
-    }
-    let open = true;
-    /** @param {'COMMIT' | 'ROLLBACK'} sql */
-    const end = async (sql) => {
-      if (!open) return;
-      open = false;
-      try {
-        executeNow(statementOf(sql));
-      } catch (error) {
-        // Never hand the connection on inside a transaction. (SQLite may have rolled back
-        // already, in which case ROLLBACK fails harmlessly.)
-        if (database.inTransaction) database.exec('ROLLBACK');
-        if (sql === 'COMMIT') throw error;
-      } finally {
-        release();
-      }
-    };
-    return {
-      provider: 'sqlite',
-      adapterName: ADAPTER_NAME,
-      // Prisma leaves COMMIT and ROLLBACK to commit() and rollback().
-      options: { usePhantomQuery: true },
-      queryRaw: async (query) => queryNow(query),
-      executeRaw: async (query) => executeNow(query),
-      commit: () => end('COMMIT'),
-      rollback: () => end('ROLLBACK'),
-      createSavepoint: async (name) => void executeNow(statementOf(`SAVEPOINT ${name}`)),
-      rollbackToSavepoint: async (name) => void executeNow(statementOf(`ROLLBACK TO ${name}`)),
-      releaseSavepoint: async (name) => void executeNow(statementOf(`RELEASE SAVEPOINT ${name}`)),
-    };
+  const inTransaction = {
+    provider: /** @type {const} */ ('sqlite'),
+    adapterName: ADAPTER_NAME,
+    queryRaw: async (/** @type {SqlQuery} */ query) => queryNow(query),
+    executeRaw: async (/** @type {SqlQuery} */ query) => executeNow(query),
   };
 
   return {
@@ -337,7 +362,8 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
           rethrown(error);
         }
       }),
-    startTransaction,
+    startTransaction: (isolationLevel) =>
+      startTransactionInPlace(inTransaction, lock, isolationLevel),
     dispose: async () => {
       statements.clear();
       // SQLite closes a connection only once none of its prepared statements is left, which is

@@ -4,14 +4,14 @@
  * and the wasm schema engine use, and the schema engine's SQLite flavor, which closes the gaps
  * between the wasm engine and Prisma's native one.
  *
- * @import { IsolationLevel, SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils'
+ * @import { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery } from '@prisma/driver-adapter-utils'
  * @import { DatabaseFlavor } from './wasm-engine.mjs'
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { PrismaLibSql } from '@prisma/adapter-libsql';
-import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { EngineError } from './engine-error.mjs';
+import { createConnectionLock, startTransactionInPlace } from './libsql-adapter.mjs';
 
 /**
  * How long a statement of the schema engine waits for another connection's lock before failing
@@ -48,106 +48,37 @@ export function sqliteDatabaseFile(url) {
 /** @param {string} sql */
 const statement = (sql) => ({ sql, args: [], argTypes: [] });
 
-/** A FIFO lock: `await acquire()` resolves to its `release` function. */
-function createLock() {
-  let tail = Promise.resolve();
-  return async () => {
-    /** @type {() => void} */
-    let release = () => {};
-    const released = new Promise((resolve) => {
-      release = () => resolve(undefined);
-    });
-    const previous = tail;
-    tail = tail.then(() => released);
-    await previous;
-    return release;
-  };
-}
-
 /**
  * Runs transactions on the adapter's own connection, while other queries wait.
  *
  * libsql's `transaction()` hands its connection to the transaction and opens a new one for
  * whatever comes next; the old one is only closed by the garbage collector, so every Prisma
  * transaction leaked a connection (file descriptors, ~170 kB of native memory, and a fresh
- * empty database for `:memory:`). `BEGIN IMMEDIATE` takes the write lock up front, waiting up
- * to the busy timeout, where a deferred transaction that reads first can fail with SQLITE_BUSY
- * at once when it starts writing while another process writes.
+ * empty database for `:memory:`).
  * @param {SqlDriverAdapter} connection
  * @returns {SqlDriverAdapter}
  */
 function transactingInPlace(connection) {
-  const acquire = createLock();
+  const lock = createConnectionLock();
   /**
    * @template T
    * @param {() => Promise<T>} work
    */
   const exclusively = async (work) => {
-    const release = await acquire();
+    const release = await lock.acquire();
     try {
       return await work();
     } finally {
       release();
     }
   };
-
-  /**
-   * @param {IsolationLevel} [isolationLevel]
-   * @returns {Promise<Transaction>}
-   */
-  const startTransaction = async (isolationLevel) => {
-    if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
-      throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
-    }
-    const release = await acquire();
-    try {
-      await connection.executeRaw(statement('BEGIN IMMEDIATE'));
-    } catch (error) {
-      release();
-      throw error;
-    }
-    let open = true;
-    /** @param {'COMMIT' | 'ROLLBACK'} sql */
-    const end = async (sql) => {
-      if (!open) return;
-      open = false;
-      try {
-        await connection.executeRaw(statement(sql));
-      } catch (error) {
-        // Never hand the connection on inside a transaction. (SQLite may have rolled back
-        // already, in which case ROLLBACK fails harmlessly.)
-        await connection.executeRaw(statement('ROLLBACK')).catch(() => {});
-        if (sql === 'COMMIT') throw error;
-      } finally {
-        release();
-      }
-    };
-    /** @param {string} sql */
-    const run = async (sql) => {
-      await connection.executeRaw(statement(sql));
-    };
-    return {
-      provider: connection.provider,
-      adapterName: connection.adapterName,
-      // Prisma leaves COMMIT and ROLLBACK to commit() and rollback().
-      options: { usePhantomQuery: true },
-      queryRaw: (query) => connection.queryRaw(query),
-      executeRaw: (query) => connection.executeRaw(query),
-      commit: () => end('COMMIT'),
-      rollback: () => end('ROLLBACK'),
-      createSavepoint: (name) => run(`SAVEPOINT ${name}`),
-      rollbackToSavepoint: (name) => run(`ROLLBACK TO ${name}`),
-      releaseSavepoint: (name) => run(`RELEASE SAVEPOINT ${name}`),
-    };
-  };
-
   return {
     provider: connection.provider,
     adapterName: connection.adapterName,
     queryRaw: (query) => exclusively(() => connection.queryRaw(query)),
     executeRaw: (query) => exclusively(() => connection.executeRaw(query)),
     executeScript: (script) => exclusively(() => connection.executeScript(script)),
-    startTransaction,
+    startTransaction: (isolationLevel) => startTransactionInPlace(connection, lock, isolationLevel),
     dispose: () => connection.dispose(),
   };
 }
