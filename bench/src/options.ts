@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { DatabaseKind } from './databases.js';
+import { SCENARIO_NAMES, type ScenarioName } from './scenarios.js';
+
+export const USAGE = `Usage: pnpm bench [options]
+
+  --connections N            concurrent connections (default 50)
+  --duration S               measured seconds per scenario (default 10)
+  --warmup S                 unmeasured seconds before each scenario (default 2)
+  --scenarios a,b,c          some of: ${SCENARIO_NAMES.join(', ')} (default: all)
+  --db sqlite|postgres       database of the API servers (default sqlite; the bare baseline is
+                             always SQLite)
+  --compare <revision>       also bench the server of a git revision, built in a temporary worktree
+  --soak S                   instead of the scenarios: mixed for S seconds against our server,
+                             with ~2% hostile requests, sampled every 10 s
+  --server-node-options "…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
+  --server-stdout FILE       keep the servers' stdout (request logs) there (default /dev/null)
+  -h, --help                 this text`;
+
+export interface BenchOptions {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  scenarios: ScenarioName[];
+  database: DatabaseKind;
+  compare: string | undefined;
+  soakSeconds: number | undefined;
+  serverNodeOptions: string;
+  serverStdout: string;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number) {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}`);
+  }
+  return number;
+}
+
+function scenarioList(value: string | undefined): ScenarioName[] {
+  if (value === undefined) return [...SCENARIO_NAMES];
+  const names = value.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!SCENARIO_NAMES.includes(name as ScenarioName)) {
+      throw new UsageError(`unknown scenario "${name}": use ${SCENARIO_NAMES.join(', ')}`);
+    }
+  }
+  return names as ScenarioName[];
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      scenarios: { type: 'string' },
+      db: { type: 'string' },
+      compare: { type: 'string' },
+      soak: { type: 'string' },
+      'server-node-options': { type: 'string' },
+      'server-stdout': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const database = values.db ?? 'sqlite';
+  if (database !== 'sqlite' && database !== 'postgres') {
+    throw new UsageError('--db must be sqlite or postgres');
+  }
+  const soakSeconds = wholeNumber('soak', values.soak, 10, 86_400);
+  if (soakSeconds !== undefined && values.compare !== undefined) {
+    throw new UsageError('--soak runs against our server only: leave out --compare');
+  }
+  return {
+    connections: wholeNumber('connections', values.connections, 1, 1_000) ?? 50,
+    durationSeconds: wholeNumber('duration', values.duration, 1, 3_600) ?? 10,
+    warmupSeconds: wholeNumber('warmup', values.warmup, 0, 600) ?? 2,
+    scenarios: scenarioList(values.scenarios),
+    database,
+    compare: values.compare,
+    soakSeconds,
+    serverNodeOptions: values['server-node-options'] ?? process.env.NODE_OPTIONS ?? '',
+    // pnpm runs the script in bench/; a relative path means the folder the command was typed in.
+    serverStdout: resolve(
+      process.env.INIT_CWD ?? process.cwd(),
+      values['server-stdout'] ?? '/dev/null',
+    ),
+    help: values.help ?? false,
+  };
+}

@@ -1,0 +1,74 @@
+import type { RunningServer } from './server-process.js';
+
+export const SEED_PETS = 10_000;
+const SEED_CONCURRENCY = 20;
+
+/** Half available, three in ten pending, two in ten sold: `status=available` pages are full. */
+export function statusFor(index: number): 'available' | 'pending' | 'sold' {
+  const tenth = index % 10;
+  if (tenth < 5) return 'available';
+  return tenth < 8 ? 'pending' : 'sold';
+}
+
+async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
+  const text = await response.text();
+  if (response.status !== status) {
+    throw new Error(`${what}: expected ${status}, got ${response.status}: ${text.slice(0, 300)}`);
+  }
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+/**
+ * Creates SEED_PETS pets through the API, SEED_CONCURRENCY at a time, and returns their ids:
+ * the `get` scenarios ask for pets that exist.
+ */
+export async function seedPets(server: RunningServer, apiKey: string): Promise<number[]> {
+  const ids: number[] = [];
+  let next = 0;
+  async function worker() {
+    while (next < SEED_PETS) {
+      const index = next;
+      next += 1;
+      const response = await fetch(`${server.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: `Seed pet ${index}`,
+          categoryId: 1 + (index % 25),
+          status: statusFor(index),
+        }),
+      });
+      const pet = (await expectStatus(response, 201, `${server.label}: seeding`)) as { id: number };
+      ids.push(pet.id);
+    }
+  }
+  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
+  return ids.sort((a, b) => a - b);
+}
+
+const NEXT_LINK = /<([^>]+)>;\s*rel="next"/;
+
+/**
+ * The path of a page deep in the list, as a client reaches it: by following `Link: rel="next"`
+ * from the first page until the cursor points past `afterAtLeast` pets. The path asks for
+ * `limit` pets, so the page compares with `list20`.
+ */
+export async function deepPagePath(
+  server: RunningServer,
+  apiKey: string,
+  afterAtLeast = 5_000,
+  limit = 20,
+): Promise<string> {
+  let url = `${server.origin}/v1/pets?limit=100`;
+  for (let seen = 0; ; seen += 100) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+    await expectStatus(response, 200, `${server.label}: paging`);
+    const next = NEXT_LINK.exec(response.headers.get('link') ?? '')?.[1];
+    if (!next) throw new Error(`${server.label}: the list ended before ${afterAtLeast} pets`);
+    url = next;
+    if (seen + 100 >= afterAtLeast) break;
+  }
+  const deep = new URL(url);
+  deep.searchParams.set('limit', String(limit));
+  return `${deep.pathname}${deep.search}`;
+}
