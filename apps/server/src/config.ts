@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_DATABASE_CLIENT_OPTIONS } from '@animal-store/db';
 import { z } from 'zod';
 import { parseTrustProxy } from './access/client-address.js';
+import { DEFAULT_CLIENT_TIMEOUTS } from './http/limits.js';
 import { DEFAULT_MAX_SUBJECTS } from './limits/memory-store.js';
 import { DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
@@ -54,6 +55,9 @@ const ConfigSchema = z.object({
   IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
   RATE_LIMIT_MAX_SUBJECTS: z.coerce.number().int().min(1_000).default(DEFAULT_MAX_SUBJECTS),
   TRUST_PROXY: TrustProxySchema,
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.headersMs),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.requestMs),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.keepAliveMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_BUFFER_BYTES: z.coerce.number().int().min(16_384).default(DEFAULT_LOG_BUFFER_BYTES),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),

@@ -28,6 +28,11 @@ const server = createApiServer({
   publicUrl: config.PUBLIC_URL,
   trustProxy: config.TRUST_PROXY,
   ipv6PrefixLength: config.IPV6_PREFIX_LENGTH,
+  clientTimeouts: {
+    headersMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  },
   validateResponses: config.NODE_ENV !== 'production',
 });
 await listen(server, config.PORT, config.HOST);

@@ -5,7 +5,7 @@ import { createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { createApp, isSiteRoute } from './app.js';
-import { MAX_HEADER_BYTES } from './http/limits.js';
+import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, MAX_HEADER_BYTES } from './http/limits.js';
 import { answerParserError } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
@@ -22,7 +22,12 @@ export interface ApiServerDeps {
   now?: () => number;
   /** IPv6 clients are counted per network of this prefix length; 64 unless told. */
   ipv6PrefixLength?: number;
+  /** How long a client may take over its request; a slower one is cut off. */
+  clientTimeouts?: Partial<ClientTimeouts>;
 }
+
+/** How often Node looks for clients past their header or request deadline. */
+const CLIENT_DEADLINE_CHECK_MS = 1_000;
 
 /** How long in-flight requests get to finish after a shutdown signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -40,7 +45,19 @@ export function createApiServer(deps: ApiServerDeps): Server {
   const refuse = (error: Error & { code?: string }, socket: Duplex & { remoteAddress?: string }) =>
     answerParserError(error, socket, admission.headersForRefusedRequest);
   // `Host` is checked by the app, which answers a bad one with an Error body like any other.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, app);
+  const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...deps.clientTimeouts };
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      requireHostHeader: false,
+      // Slow clients (a header line every few seconds, a trickled body) cannot hold sockets.
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: CLIENT_DEADLINE_CHECK_MS,
+    },
+    app,
+  );
   server.on('clientError', refuse);
   // Expectations other than 100-continue MAY be refused (RFC 9110 §10.1.1); they are ignored.
   server.on('checkExpectation', app);

@@ -24,6 +24,39 @@ function expectErrorBody(
 }
 
 describe('Requests at the edges of HTTP', () => {
+  it('a "#" in the request target is 400 malformed_request: nothing after it is silently dropped', async () => {
+    for (const target of ['/v1/pets?status=available&x#y&status=pending', '/v1/pets#top']) {
+      const raw = await sendRaw(
+        api.port,
+        `GET ${target} HTTP/1.1\r\nHost: localhost\r\n${auth()}Connection: close\r\n\r\n`,
+      );
+      expectErrorBody(raw, 400, 'malformed_request');
+    }
+  });
+
+  it('a JSON body declared in a charset other than UTF-8 is 415 unsupported_media_type, and stores nothing', async () => {
+    const before = (await (await api.request('/v1/pets?limit=100')).json()).length;
+    for (const charset of ['utf-16', 'UTF-16LE', 'iso-8859-1', '"latin1"']) {
+      const res = await api.request('/v1/pets', {
+        method: 'POST',
+        headers: { 'content-type': `application/json; charset=${charset}` },
+        body: Buffer.from(
+          '{"name":"Rex","categoryId":1}',
+          charset.includes('16') ? 'utf16le' : 'latin1',
+        ),
+      });
+      expect(res.status, charset).toBe(415);
+      expect(await res.json()).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+    }
+    const utf8 = await api.request('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      body: '{"name":"Rex","categoryId":1}',
+    });
+    expect(utf8.status).toBe(201);
+    expect((await (await api.request('/v1/pets?limit=100')).json()).length).toBe(before + 1);
+  });
+
   it('a compressed body that does not decompress is 400 malformed_json, not a 500', async () => {
     for (const encoding of ['gzip', 'deflate']) {
       const res = await api.request('/v1/pets', {

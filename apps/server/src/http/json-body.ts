@@ -51,10 +51,23 @@ function announcesEmptyBody(req: Request): boolean {
   );
 }
 
+/** JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset is not decoded by guess. */
+function declaresOtherCharset(req: Request): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
+  return (
+    charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8'
+  );
+}
+
 /** Parses a JSON body, refusing any non-empty body that is not declared `application/json`. */
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (announcesEmptyBody(req)) return next();
   if (req.is('application/json')) {
+    if (declaresOtherCharset(req)) {
+      return next(
+        new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
+      );
+    }
     parseJson(req, res, (error?: unknown) =>
       next(error === undefined ? undefined : bodyError(error)),
     );

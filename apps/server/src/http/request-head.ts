@@ -26,11 +26,16 @@ function headerBytes(req: Request): number {
 
 /**
  * What the HTTP parser lets through but a server must refuse: request headers over 16 KiB on
- * the wire (431), and a missing (HTTP/1.1), repeated or malformed `Host` (400, RFC 9112 §3.2).
+ * the wire (431), a missing (HTTP/1.1), repeated or malformed `Host` (400, RFC 9112 §3.2), and
+ * a `#` in the request target, which no client may send (a fragment is not part of it, RFC
+ * 9112 §3.2) and which would otherwise silently cut off the query after it.
  */
 export const requestHeadCheck: RequestHandler = (req, _res, next) => {
   if (headerBytes(req) > MAX_HEADER_BYTES) {
     return next(new ApiError('headers_too_large', 'The request headers are larger than 16 KiB.'));
+  }
+  if (req.originalUrl.includes('#')) {
+    return next(new ApiError('malformed_request', 'The request target must not contain "#".'));
   }
   const hosts = headerValues(req, 'host');
   const [host] = hosts;

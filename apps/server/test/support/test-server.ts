@@ -3,6 +3,7 @@ import { createPrismaClient, type DatabaseClient, type QueryObserver } from '@an
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
 import type { TrustedProxies } from '../../src/access/client-address.js';
+import type { ClientTimeouts } from '../../src/http/limits.js';
 import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
@@ -36,6 +37,7 @@ export interface TestServerOptions {
   rateLimits?: RateLimitStore;
   trustProxy?: TrustedProxies;
   ipv6PrefixLength?: number;
+  clientTimeouts?: Partial<ClientTimeouts>;
   /** Rewrites the database URL the server connects to (say, through a proxy). */
   databaseUrlFor?: (url: string) => string;
   /** Told of every statement the server's database client runs. */
@@ -61,6 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: options.now,
     trustProxy: options.trustProxy,
     ipv6PrefixLength: options.ipv6PrefixLength,
+    clientTimeouts: options.clientTimeouts,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
