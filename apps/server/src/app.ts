@@ -7,6 +7,7 @@ import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { ApiError } from './http/api-error.js';
+import { apiBrowserPolicy, crossOriginAccess } from './http/browser-policy.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
 import { requestHeadCheck } from './http/request-head.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
   trustProxy?: TrustedProxies;
   /** Check every response against the contract (development and tests). */
   validateResponses?: boolean;
+  /** Browser origins allowed to call the API (CORS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 const API_ROUTES: KnownRoute[] = Object.values(contract.pets).map(({ method, path }) => ({
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxy ?? false);
 
   app.use(requestLog(logger));
+  app.use(apiBrowserPolicy(), crossOriginAccess(deps.corsOrigins ?? []));
   app.use(onlyOn(GET_PET_ROUTE, deprecationHeaders));
   app.use(deps.admission.middleware);
   app.use(requestHeadCheck);

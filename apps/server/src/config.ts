@@ -55,6 +55,23 @@ const ConfigSchema = z.object({
   IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
   RATE_LIMIT_MAX_SUBJECTS: z.coerce.number().int().min(1_000).default(DEFAULT_MAX_SUBJECTS),
   TRUST_PROXY: TrustProxySchema,
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine(
+          (origin) => URL.canParse(origin) && new URL(origin).origin === origin,
+          (origin) => ({ message: `"${origin}" is not an origin like https://shop.example.com` }),
+        ),
+      ),
+    ),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.headersMs),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.requestMs),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.keepAliveMs),

@@ -27,6 +27,7 @@ const server = createApiServer({
   rateLimits,
   publicUrl: config.PUBLIC_URL,
   trustProxy: config.TRUST_PROXY,
+  corsOrigins: config.CORS_ORIGINS,
   ipv6PrefixLength: config.IPV6_PREFIX_LENGTH,
   clientTimeouts: {
     headersMs: config.HTTP_HEADERS_TIMEOUT_MS,

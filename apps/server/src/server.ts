@@ -22,6 +22,8 @@ export interface ApiServerDeps {
   now?: () => number;
   /** IPv6 clients are counted per network of this prefix length; 64 unless told. */
   ipv6PrefixLength?: number;
+  /** Browser origins allowed to call the API (CORS); none by default. */
+  corsOrigins?: readonly string[];
   /** How long a client may take over its request; a slower one is cut off. */
   clientTimeouts?: Partial<ClientTimeouts>;
 }

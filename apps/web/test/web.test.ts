@@ -5,8 +5,9 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium';
 import { type StaticServer, startStaticServer } from './support/static-server';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
@@ -21,18 +22,7 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   api = await startLiveServer('web');
   web = await startStaticServer(api.baseUrl);
-  browser = await chromium.launch({
-    executablePath: inject('chromiumPath'),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   key = await api.createKey(ROOMY);
 });
 

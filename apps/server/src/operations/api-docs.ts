@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { buildOpenApiDocument } from '@animal-store/contract/openapi';
 import express, { Router } from 'express';
+import helmet from 'helmet';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -11,6 +13,8 @@ const DOCS_ASSETS_PATH = `${DOCS_PATH}/assets`;
 const SWAGGER_UI_FOLDER = dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
 );
+
+const DOCS_SCRIPT = `window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true });`;
 
 /** Swagger UI, served from this server (no CDN), reading the document generated from the contract. */
 const DOCS_PAGE = `<!doctype html>
@@ -24,12 +28,29 @@ const DOCS_PAGE = `<!doctype html>
   <body>
     <div id="swagger-ui"></div>
     <script src="${DOCS_ASSETS_PATH}/swagger-ui-bundle.js"></script>
-    <script>
-      window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true });
-    </script>
+    <script>${DOCS_SCRIPT}</script>
   </body>
 </html>
 `;
+
+/**
+ * The reference page may run its own assets and its one inline script (by hash), draw Swagger
+ * UI's inline styles and data-URI images, and fetch the document; nothing from elsewhere.
+ */
+const docsPagePolicy = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", `'sha256-${createHash('sha256').update(DOCS_SCRIPT).digest('base64')}'`],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+});
 
 /** The OpenAPI document generated from the contract, and an interactive reference rendered from it. */
 export function apiDocsRoutes(publicUrl: string | undefined): Router {
@@ -38,7 +59,7 @@ export function apiDocsRoutes(publicUrl: string | undefined): Router {
     .get(OPENAPI_PATH, (_req, res) => {
       res.json(document);
     })
-    .get(DOCS_PATH, (_req, res) => {
+    .get(DOCS_PATH, docsPagePolicy, (_req, res) => {
       res.type('html').send(DOCS_PAGE);
     })
     .use(DOCS_ASSETS_PATH, express.static(SWAGGER_UI_FOLDER, { index: false, redirect: false }));

@@ -38,6 +38,7 @@ export interface TestServerOptions {
   trustProxy?: TrustedProxies;
   ipv6PrefixLength?: number;
   clientTimeouts?: Partial<ClientTimeouts>;
+  corsOrigins?: string[];
   /** Rewrites the database URL the server connects to (say, through a proxy). */
   databaseUrlFor?: (url: string) => string;
   /** Told of every statement the server's database client runs. */
@@ -64,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     trustProxy: options.trustProxy,
     ipv6PrefixLength: options.ipv6PrefixLength,
     clientTimeouts: options.clientTimeouts,
+    corsOrigins: options.corsOrigins,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;

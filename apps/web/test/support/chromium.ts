@@ -9,6 +9,8 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { promisify } from 'node:util';
+import { type Browser, chromium } from 'playwright-core';
+import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -58,4 +60,20 @@ export async function findChromium(): Promise<string> {
 
 export default async function provideChromium(project: TestProject): Promise<void> {
   project.provide('chromiumPath', await findChromium());
+}
+
+/** The browser the global setup found, started headless the way the tests drive it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: inject('chromiumPath'),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
 }

@@ -1,0 +1,56 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/**
+ * What browsers are told about every response of this JSON API: nothing in it is to be run,
+ * sniffed, framed or cached, and no referrer leaves with it (helmet's headers, with a
+ * Content-Security-Policy that allows nothing at all). `/docs` replaces the policy with its own.
+ */
+export function apiBrowserPolicy(): RequestHandler[] {
+  return [
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+    (_req, res, next) => {
+      res.setHeader('Cache-Control', 'no-store');
+      next();
+    },
+  ];
+}
+
+/** The headers a page on another origin may read from our responses. */
+const EXPOSED_HEADERS = [
+  'Link',
+  'Location',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'Deprecation',
+  'Sunset',
+];
+
+/**
+ * Cross-origin access for the browser origins in `origins` (none by default, so browsers on
+ * other origins cannot call the API). Preflights are answered here, before rate limiting: a
+ * browser sends one per URL, carrying no key, and they must not use up its IP's quota.
+ */
+export function crossOriginAccess(origins: readonly string[]): RequestHandler[] {
+  if (origins.length === 0) return [];
+  return [
+    cors({
+      origin: [...origins],
+      methods: ['GET', 'HEAD', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  ];
+}

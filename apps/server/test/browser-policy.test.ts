@@ -1,0 +1,121 @@
+/**
+ * Browser and header hygiene for a JSON API: responses are never sniffed, framed, cached or
+ * run; `/docs` may load only its own assets; other origins may call the API only when allowed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+let api: TestServer;
+let withCors: TestServer;
+const SHOP = 'https://shop.example.com';
+
+beforeAll(async () => {
+  api = await startTestServer();
+  withCors = await startTestServer({ corsOrigins: [SHOP] });
+});
+afterAll(async () => {
+  await api.close();
+  await withCors.close();
+});
+
+describe('Security headers', () => {
+  it('every API response, errors included, is nosniff, no-store, no-referrer, under a policy that allows nothing', async () => {
+    for (const [path, status] of [
+      ['/v1/pets', 200],
+      ['/v1/nowhere', 404],
+      ['/healthz', 200],
+    ] as const) {
+      const res = await api.request(path);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+      expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(res.headers.get('content-security-policy'), path).toBe(
+        "default-src 'none';frame-ancestors 'none'",
+      );
+    }
+    const unauthorized = await api.request('/v1/pets', { apiKey: null });
+    expect(unauthorized.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('/docs may run only its own scripts (and its one inline script, by hash), from no other origin', async () => {
+    const res = await api.request('/docs');
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/default-src 'self'/);
+    expect(policy).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    expect(policy).not.toMatch(/https?:|\*|'unsafe-eval'/);
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default: no Access-Control-Allow-Origin, and a preflight is a 405 like any OPTIONS', async () => {
+    const res = await api.request('/v1/pets', { headers: { origin: SHOP } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await api.request('/v1/pets', {
+      method: 'OPTIONS',
+      apiKey: null,
+      headers: { origin: SHOP, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(405);
+  });
+
+  it('with CORS_ORIGINS, allowed origins get their preflights answered and read the headers they need', async () => {
+    const preflight = await withCors.request('/v1/pets', {
+      method: 'OPTIONS',
+      apiKey: null,
+      headers: {
+        origin: SHOP,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+      'idempotency-key',
+    );
+
+    const created = await withCors.request('/v1/pets', {
+      method: 'POST',
+      headers: { origin: SHOP },
+      json: { name: 'From the shop', categoryId: 1 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('access-control-allow-origin')).toBe(SHOP);
+    const exposed = (created.headers.get('access-control-expose-headers') ?? '').split(',');
+    for (const header of [
+      'Link',
+      'Location',
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-Id',
+      'Idempotent-Replayed',
+      'Deprecation',
+      'Sunset',
+    ]) {
+      expect(exposed).toContain(header);
+    }
+
+    const elsewhere = await withCors.request('/v1/pets', {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('CORS_ORIGINS takes origins only: anything else stops the server with the problem named', () => {
+    expect(loadConfig({ CORS_ORIGINS: `${SHOP}, http://localhost:5173` }).CORS_ORIGINS).toEqual([
+      SHOP,
+      'http://localhost:5173',
+    ]);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://shop.example.com/path' })).toThrow(
+      /CORS_ORIGINS/,
+    );
+    expect(() => loadConfig({ CORS_ORIGINS: 'shop.example.com' })).toThrow(/CORS_ORIGINS/);
+  });
+});
