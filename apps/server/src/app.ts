@@ -6,13 +6,18 @@ import type { Admission } from './access/admission.js';
 import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
-import { ApiError } from './http/api-error.js';
 import { apiBrowserPolicy, crossOriginAccess } from './http/browser-policy.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
 import { requestHeadCheck } from './http/request-head.js';
 import { requestLog } from './http/request-log.js';
-import { type KnownRoute, onlyOn, routeGuard, routeMatcher } from './http/route-guard.js';
+import {
+  type KnownRoute,
+  onlyOn,
+  routeGuard,
+  routeMatcher,
+  routeNotFound,
+} from './http/route-guard.js';
 import type { Logger } from './logger.js';
 import { apiDocsRoutes, DOCS_PATH, OPENAPI_PATH } from './operations/api-docs.js';
 import { healthRoutes } from './operations/health.js';
@@ -111,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   // Whatever no handler answered (a file missing under /docs/assets) is an unknown path too.
-  app.use((req, _res, next) => next(new ApiError('not_found', `No route matches ${req.path}.`)));
+  app.use((req, _res, next) => next(routeNotFound(req)));
   app.use(errorMapper(logger));
   return app;
 }

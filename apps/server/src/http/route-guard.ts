@@ -45,6 +45,11 @@ export function routeMatcher(routes: readonly KnownRoute[]): (req: Request) => b
   return (req) => match(req)?.allowed.has(req.method) ?? false;
 }
 
+/** The answer to a path no route serves. */
+export function routeNotFound(req: Request): ApiError {
+  return new ApiError('not_found', `No route matches ${req.path}.`);
+}
+
 /**
  * Answers unknown paths with 404 and known paths with a wrong method with 405 (and `Allow`),
  * before authentication runs, as the interface's order of checks requires.
@@ -54,7 +59,7 @@ export function routeGuard(routes: readonly KnownRoute[]): RequestHandler {
   return (req, _res, next) => {
     const known = match(req);
     if (!known) {
-      next(new ApiError('not_found', `No route matches ${req.path}.`));
+      next(routeNotFound(req));
     } else if (!known.allowed.has(req.method)) {
       const allow = [...known.allowed].sort().join(', ');
       next(
