@@ -97,8 +97,10 @@ export function apiServerTarget(
         NODE_ENV: 'production',
         PORT: String(port),
         HOST: '127.0.0.1',
-        // Request logs stay on while measuring: writing them is part of every request's cost.
+        // Request logs and metrics stay on while measuring, as in production: recording them is
+        // part of every request's cost.
         LOG_LEVEL: 'info',
+        METRICS_PORT: String(await freePort()),
         DATABASE_URL: databaseUrl,
         ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
       });

@@ -186,14 +186,28 @@ function quoteIdentifier(identifier) {
 }
 
 /**
- * The PostgreSQL driver adapter for Prisma's client: adapter-pg on its own pool.
+ * A connection pool on `url` with the deadlines of `options`.
  * @param {string} url a postgres:// or postgresql:// URL
  * @param {PoolOptions} [options]
+ * @returns {pg.Pool}
+ */
+export function postgresPool(url, options = {}) {
+  return new pg.Pool(poolConfig(url, options));
+}
+
+/**
+ * The PostgreSQL driver adapter for Prisma's client: adapter-pg on `pool` (which it ends when
+ * the client disconnects) or, given pool options, on a pool of its own.
+ * @param {string} url a postgres:// or postgresql:// URL
+ * @param {PoolOptions | pg.Pool} [poolOrOptions]
  * @returns {SqlMigrationAwareDriverAdapterFactory}
  */
-export function postgresAdapterFactory(url, options = {}) {
+export function postgresAdapterFactory(url, poolOrOptions = {}) {
   const schema = postgresSchema(url);
-  return new PrismaPg(poolConfig(url, options), schema === 'public' ? undefined : { schema });
+  const options = schema === 'public' ? {} : { schema };
+  return poolOrOptions instanceof pg.Pool
+    ? new PrismaPg(poolOrOptions, { ...options, disposeExternalPool: true })
+    : new PrismaPg(poolConfig(url, poolOrOptions), options);
 }
 
 /**

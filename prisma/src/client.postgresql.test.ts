@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPrismaClient, type DatabaseClient } from './client.js';
+import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
 import { migrateDatabase } from './migrate.js';
 import { dropDatabase, postgresUrl, uniqueDatabaseName } from './test-fixtures/postgres.js';
 
@@ -98,6 +98,23 @@ describe('createPrismaClient on PostgreSQL', () => {
       Array.from({ length: 6 }, () => db.$queryRawUnsafe('SELECT pg_sleep(0.3)::text')),
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  });
+
+  it('tells how its pool stands: connections open, idle, and queries waiting for one', async () => {
+    const db = connect({ poolSize: 2 });
+    expect(poolStatsOf(db)).toEqual({ total: 0, idle: 0, waiting: 0 });
+    // Prisma's queries start when awaited: Promise.all sends all three at once.
+    const sleeps = Promise.all(
+      Array.from({ length: 3 }, () => db.$queryRawUnsafe('SELECT pg_sleep(0.5)::text')),
+    );
+    let busy = poolStatsOf(db);
+    for (let attempt = 0; attempt < 100 && busy?.waiting !== 1; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      busy = poolStatsOf(db);
+    }
+    expect(busy).toEqual({ total: 2, idle: 0, waiting: 1 });
+    await sleeps;
+    expect(poolStatsOf(db)).toEqual({ total: 2, idle: 2, waiting: 0 });
   });
 
   it('refuses a bad pool size or timeout', () => {

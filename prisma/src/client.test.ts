@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPrismaClient, type DatabaseClient } from './client.js';
+import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
 import { migrateDatabase } from './migrate.js';
 
 const WRITER = fileURLToPath(new URL('./test-fixtures/write-pets.mjs', import.meta.url));
@@ -64,6 +64,10 @@ describe('createPrismaClient', () => {
     // connection's, not statements of the client's).
     expect(events.length).toBeGreaterThanOrEqual(3);
     for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('has no pool to report: SQLite runs in the process', () => {
+    expect(poolStatsOf(db)).toBeUndefined();
   });
 
   it('creates and reads pets, with ids growing in creation order and never reused', async () => {

@@ -1,8 +1,9 @@
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { Pool } from 'pg';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.js';
 import { PrismaClient } from '../generated/sqlite/client.js';
 import { libsqlAdapterFactory } from '../schema-engine/libsql-adapter.mjs';
-import { postgresAdapterFactory } from '../schema-engine/postgresql.mjs';
+import { postgresAdapterFactory, postgresPool } from '../schema-engine/postgresql.mjs';
 import { sqliteDatabaseFile } from '../schema-engine/sqlite.mjs';
 import { observedAdapterFactory, type QueryObserver } from './observed-adapter.js';
 
@@ -91,10 +92,29 @@ export function createPrismaClient(
     const adapter = libsqlAdapterFactory(file, { busyTimeoutMs: settings.busyTimeoutMs });
     return new PrismaClient({ adapter: observed(adapter) });
   }
+  const pool = postgresPool(databaseUrl, settings);
   const client = new PostgresPrismaClient({
-    adapter: observed(postgresAdapterFactory(databaseUrl, settings)),
-  });
+    adapter: observed(postgresAdapterFactory(databaseUrl, pool)),
+  }) as unknown as DatabaseClient;
   // The two generated clients differ only in their provider-specific internals; their model
   // API is the same because the schemas' models are (guarded by the no-drift test).
-  return client as unknown as DatabaseClient;
+  pools.set(client, pool);
+  return client;
+}
+
+/** A PostgreSQL client's connection pool, as operators watch it. */
+export interface PoolStats {
+  /** Connections open, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+const pools = new WeakMap<DatabaseClient, Pool>();
+
+/** How `client`'s connection pool stands right now; undefined for SQLite, which has no pool. */
+export function poolStatsOf(client: DatabaseClient): PoolStats | undefined {
+  const pool = pools.get(client);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

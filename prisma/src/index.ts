@@ -6,6 +6,8 @@ export {
   type DatabaseClientOptions,
   DEFAULT_DATABASE_CLIENT_OPTIONS,
   databaseProvider,
+  type PoolStats,
+  poolStatsOf,
 } from './client.js';
 export { migrateDatabase } from './migrate.js';
 export type { QueryEvent, QueryObserver } from './observed-adapter.js';

@@ -1,7 +1,7 @@
 import { contract } from '@animal-store/contract';
 import type { DatabaseClient } from '@animal-store/db';
 import { createExpressEndpoints } from '@ts-rest/express';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { Admission } from './access/admission.js';
 import { requireApiKey } from './access/authentication.js';
 import { callerOf } from './access/caller.js';
@@ -16,11 +16,13 @@ import {
   onlyOn,
   routeGuard,
   routeMatcher,
+  routeNamer,
   routeNotFound,
 } from './http/route-guard.js';
 import type { Logger } from './logger.js';
 import { apiDocsRoutes, DOCS_PATH, OPENAPI_PATH } from './operations/api-docs.js';
 import { healthRoutes } from './operations/health.js';
+import type { OperationName, ServerMetrics } from './operations/metrics.js';
 import { PageCursorCodec } from './pets/page-cursor.js';
 import { createPetStore } from './pets/pet-store.js';
 import { createPetsRouter } from './pets/pets.router.js';
@@ -29,6 +31,7 @@ import { loadServerSecret } from './server-secrets.js';
 export interface AppDeps {
   db: DatabaseClient;
   logger: Logger;
+  metrics: ServerMetrics;
   /** Rate limiting and caller identification, shared with the HTTP server's parser-error path. */
   admission: Admission;
   /** Origin used for absolute URLs in `Link` headers; defaults to the request's own. */
@@ -41,23 +44,32 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
 }
 
-const API_ROUTES: KnownRoute[] = Object.values(contract.pets).map(({ method, path }) => ({
-  method,
-  path,
-}));
+type Named = readonly [OperationName, KnownRoute];
 
-const SITE_ROUTES: KnownRoute[] = [
-  { method: 'GET', path: '/healthz' },
-  { method: 'GET', path: '/readyz' },
-  { method: 'GET', path: OPENAPI_PATH },
-  { method: 'GET', path: DOCS_PATH },
-  { method: 'GET', path: `${DOCS_PATH}/assets/:file` },
+const NAMED_API_ROUTES: Named[] = Object.entries(contract.pets).map(([name, { method, path }]) => [
+  name as keyof typeof contract.pets,
+  { method, path },
+]);
+
+const NAMED_SITE_ROUTES: Named[] = [
+  ['healthz', { method: 'GET', path: '/healthz' }],
+  ['readyz', { method: 'GET', path: '/readyz' }],
+  ['openapi', { method: 'GET', path: OPENAPI_PATH }],
+  ['docs', { method: 'GET', path: DOCS_PATH }],
+  ['docs', { method: 'GET', path: `${DOCS_PATH}/assets/:file` }],
 ];
 
+const API_ROUTES = NAMED_API_ROUTES.map(([, route]) => route);
+const SITE_ROUTES = NAMED_SITE_ROUTES.map(([, route]) => route);
 const GET_PET_ROUTE: KnownRoute[] = [contract.pets.getPet];
 
 /** Whether a request is for the probes and documents outside the API operations. */
 export const isSiteRoute = routeMatcher(SITE_ROUTES);
+
+const namedRoute = routeNamer([...NAMED_API_ROUTES, ...NAMED_SITE_ROUTES]);
+
+/** What a request was for, as metrics name it: an operation, a probe, a document, or unmatched. */
+const operationOf = (req: Request): OperationName => namedRoute(req) ?? 'unmatched';
 
 /** Runs `load` once it succeeds; a failure (say, the database was down) is retried on the next call. */
 function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
@@ -76,7 +88,7 @@ function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
  * rate limit, then routing (404/405), then authentication, then validation.
  */
 export function createApp(deps: AppDeps): Express {
-  const { db, logger } = deps;
+  const { db, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
@@ -86,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
 
-  app.use(requestLog(logger));
+  app.use(requestLog({ logger, metrics, operationOf }));
   app.use(apiBrowserPolicy(), crossOriginAccess(deps.corsOrigins ?? []));
   app.use(onlyOn(GET_PET_ROUTE, deprecationHeaders));
   app.use(deps.admission.middleware);
@@ -103,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
         async () => new PageCursorCodec(await loadServerSecret(db, 'page-cursor-key')),
       ),
       publicUrl: deps.publicUrl,
+      onIdempotentCreate: metrics.idempotentCreate,
       idempotencyScope: (res) => {
         const caller = callerOf(res.locals);
         return caller.kind === 'key' ? caller.key.id : 'anonymous';

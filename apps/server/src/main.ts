@@ -1,15 +1,19 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createPrismaClient, migrateDatabase } from '@animal-store/db';
+import { createPrismaClient, migrateDatabase, poolStatsOf } from '@animal-store/db';
 import { loadConfig } from './config.js';
 import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
+import { databaseReady } from './operations/health.js';
+import { createMetricsServer, createServerMetrics } from './operations/metrics.js';
 import { closeGracefully, createApiServer, listen } from './server.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, boundedStdout(config.LOG_BUFFER_BYTES));
 
+const metrics = createServerMetrics();
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL, {
+  onQuery: metrics.queryFinished,
   poolSize: config.DATABASE_POOL_SIZE,
   statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
@@ -20,10 +24,17 @@ const rateLimits = await createRateLimitStore(config.REDIS_URL, logger, {
   connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
   commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
   maxSubjects: config.RATE_LIMIT_MAX_SUBJECTS,
+  onFallback: metrics.rateLimitFallback,
+});
+metrics.watch({
+  ready: () => databaseReady(db),
+  pool: () => poolStatsOf(db),
+  countersInRedis: () => rateLimits.shared,
 });
 const server = createApiServer({
   db,
   logger,
+  metrics,
   rateLimits,
   publicUrl: config.PUBLIC_URL,
   trustProxy: config.TRUST_PROXY,
@@ -41,12 +52,22 @@ const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
 logger.info({ port, docs: `http://localhost:${port}/docs` }, 'Animal Store API listening');
 
+/** The metrics listener, apart from the public port, when METRICS_PORT asks for one. */
+async function serveMetrics(port: number | undefined) {
+  if (port === undefined) return undefined;
+  const metricsServer = createMetricsServer(metrics);
+  await listen(metricsServer, port, config.METRICS_HOST);
+  logger.info({ address: metricsServer.address() }, 'metrics served for Prometheus at /metrics');
+  return metricsServer;
+}
+const metricsServer = await serveMetrics(config.METRICS_PORT);
+
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
-  await closeGracefully(server);
+  await Promise.all([closeGracefully(server), metricsServer && closeGracefully(metricsServer)]);
   await Promise.all([db.$disconnect(), rateLimits.close()]);
   logger.info('stopped');
   // Log lines still buffered for stdout get a moment to reach it before the process exits.

@@ -10,10 +10,13 @@ import { answerParserError } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
+import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
 
 export interface ApiServerDeps {
   db: DatabaseClient;
   logger: Logger;
+  /** Where the server counts what it does; a fresh set unless given (main.ts serves them). */
+  metrics?: ServerMetrics;
   rateLimits: RateLimitStore;
   publicUrl?: string | undefined;
   trustProxy?: TrustedProxies;
@@ -36,16 +39,23 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** The app behind a Node HTTP server, with requests the HTTP parser refuses answered too. */
 export function createApiServer(deps: ApiServerDeps): Server {
+  const metrics = deps.metrics ?? createServerMetrics();
   const admission = createAdmission({
+    onDecision: metrics.rateLimitDecision,
     resolveCaller: createCallerResolver(createApiKeyStore(deps.db)),
     isOutsideOperations: isSiteRoute,
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
-  const app = createApp({ ...deps, admission });
-  const refuse = (error: Error & { code?: string }, socket: Duplex & { remoteAddress?: string }) =>
-    answerParserError(error, socket, admission.headersForRefusedRequest);
+  const app = createApp({ ...deps, metrics, admission });
+  const refuse = async (
+    error: Error & { code?: string },
+    socket: Duplex & { remoteAddress?: string },
+  ) => {
+    const status = await answerParserError(error, socket, admission.headersForRefusedRequest);
+    if (status !== undefined) metrics.requestRefused(status);
+  };
   // `Host` is checked by the app, which answers a bad one with an Error body like any other.
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...deps.clientTimeouts };
   const server = createServer(

@@ -31,7 +31,7 @@ describe('Redis that hangs', () => {
     const rateLimits = new RedisRateLimitStore(
       proxy.through(SHARED_REDIS_URL),
       createLogger('silent'),
-      { keyPrefix },
+      { keyPrefix, commandTimeoutMs: 250 },
     );
     expect(await rateLimits.connected()).toBe(true);
     api = await startTestServer({ rateLimits });

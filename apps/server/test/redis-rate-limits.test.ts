@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -6,6 +6,8 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
 import { createLogger } from '../src/logger.js';
+import { awayFromMinuteEnd } from './support/minute-window.js';
+import { startRedisServer } from './support/redis-process.js';
 import {
   freePort,
   killLeftoverServers,
@@ -22,12 +24,6 @@ afterAll(async () => {
   killLeftoverServers();
   await dropScratchDatabases();
 });
-
-/** Waits until at least `seconds` remain in the current UTC minute, so a burst stays in one window. */
-async function awayFromMinuteEnd(seconds: number) {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
 
 async function createKey(databaseUrl: string, plan: string): Promise<{ id: string; key: string }> {
   const result = await runKeys(databaseUrl, [
@@ -104,33 +100,9 @@ describe('Redis going away', () => {
   let redis: ChildProcess | undefined;
   afterAll(() => redis?.kill('SIGKILL'));
 
-  async function startRedis(port: number): Promise<ChildProcess> {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 100 });
-    probe.on('error', () => {});
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      if (
-        await probe.ping().then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    probe.disconnect();
-    return child;
-  }
-
   it('keeps answering while Redis restarts, counts in-process meanwhile, logs the fault once, and returns to Redis', async () => {
     const port = await freePort();
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     const logs = new PassThrough();
     const lines: string[] = [];
     logs.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
@@ -166,7 +138,7 @@ describe('Redis going away', () => {
       const faults = () => lines.filter((line) => line.includes('Redis is unreachable')).length;
       expect(faults()).toBe(1);
 
-      redis = await startRedis(port);
+      redis = await startRedisServer(port);
       let backInRedis = false;
       for (let attempt = 0; attempt < 100 && !backInRedis; attempt += 1) {
         await api.request('/v1/pets', { apiKey: key });

@@ -1,8 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { ApiError } from '../http/api-error.js';
-import { ANONYMOUS_QUOTA, type Quota } from '../limits/plans.js';
+import { ANONYMOUS_PLAN, ANONYMOUS_QUOTA, type PlanName, type Quota } from '../limits/plans.js';
 import { rateLimitHeaders, retryAfterSeconds } from '../limits/rate-limit-headers.js';
-import type { RateLimitStore } from '../limits/rate-limit-store.js';
+import type { AdmissionOutcome, RateLimitStore } from '../limits/rate-limit-store.js';
+import type { CallerKind } from '../operations/metrics.js';
 import { type Caller, type CallerResolver, setCaller } from './caller.js';
 import { clientSubject } from './client-address.js';
 
@@ -15,6 +16,16 @@ export interface AdmissionDeps {
   now: () => number;
   /** IPv6 clients are counted per network of this prefix length. */
   ipv6PrefixLength: number;
+  /** Told of every decision: under which plan, for which kind of caller. */
+  onDecision: (outcome: AdmissionOutcome, plan: PlanName, caller: CallerKind) => void;
+}
+
+/** Whom a request is counted against, under which plan's quota. */
+interface Subject {
+  subject: string;
+  quota: Quota;
+  plan: PlanName;
+  caller: CallerKind;
 }
 
 interface Verdict {
@@ -29,15 +40,21 @@ export function createAdmission(deps: AdmissionDeps) {
   const { resolveCaller, isOutsideOperations, store, now } = deps;
   const addressSubject = (ip: string) => clientSubject(ip, deps.ipv6PrefixLength);
 
-  function subjectOf(caller: Caller, ip: string): { subject: string; quota: Quota } {
+  function subjectOf(caller: Caller, ip: string): Subject {
     return caller.kind === 'key'
-      ? { subject: `key:${caller.key.id}`, quota: caller.key.quota }
-      : { subject: addressSubject(ip), quota: ANONYMOUS_QUOTA };
+      ? {
+          subject: `key:${caller.key.id}`,
+          quota: caller.key.quota,
+          plan: caller.key.plan,
+          caller: 'key',
+        }
+      : { subject: addressSubject(ip), quota: ANONYMOUS_QUOTA, plan: ANONYMOUS_PLAN, caller: 'ip' };
   }
 
-  async function judge(subject: string, quota: Quota): Promise<Verdict> {
+  async function judge({ subject, quota, plan, caller }: Subject): Promise<Verdict> {
     const nowMs = now();
     const admission = await store.admit({ subject, quota, nowMs });
+    deps.onDecision(admission.outcome, plan, caller);
     const headers = rateLimitHeaders(admission, quota, nowMs);
     if (admission.outcome === 'allowed') return { headers };
     const retryAfter = { 'Retry-After': String(retryAfterSeconds(admission, quota, nowMs)) };
@@ -72,8 +89,7 @@ export function createAdmission(deps: AdmissionDeps) {
         res.set(await headersFor(addressSubject(ip), ANONYMOUS_QUOTA));
         return next(caller.error);
       }
-      const { subject, quota } = subjectOf(caller, ip);
-      const verdict = await judge(subject, quota);
+      const verdict = await judge(subjectOf(caller, ip));
       res.set(verdict.headers);
       next(verdict.rejection);
     } catch (error) {

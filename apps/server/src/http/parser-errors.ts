@@ -21,15 +21,16 @@ function apiErrorFor(nodeCode: string | undefined): ApiError {
  * Answers a request that Node's HTTP parser rejected, so it never reached Express. It still
  * gets an Error body, an `X-Request-Id` and its IP's rate-limit headers; the connection is
  * then closed because the request's framing is unknown.
+ * @returns the status answered, or undefined when nobody was left to answer
  */
 export async function answerParserError(
   error: Error & { code?: string },
   socket: Duplex & { remoteAddress?: string },
   rateLimitHeadersFor: (ip: string) => Promise<Record<string, string>>,
-): Promise<void> {
+): Promise<number | undefined> {
   if (SILENT_CODES.has(error.code ?? '') || !socket.writable) {
     socket.destroy();
-    return;
+    return undefined;
   }
   const apiError = apiErrorFor(error.code);
   const rateLimitHeaders = await rateLimitHeadersFor(socket.remoteAddress ?? 'unknown').catch(
@@ -44,6 +45,10 @@ export async function answerParserError(
     ...Object.entries(rateLimitHeaders).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
-  if (socket.writable) socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
-  else socket.destroy();
+  if (!socket.writable) {
+    socket.destroy();
+    return undefined;
+  }
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  return apiError.status;
 }

@@ -45,6 +45,24 @@ export function routeMatcher(routes: readonly KnownRoute[]): (req: Request) => b
   return (req) => match(req)?.allowed.has(req.method) ?? false;
 }
 
+/**
+ * Which of `routes` a request is for, by name, method included (HEAD counts as GET), or
+ * undefined for none.
+ */
+export function routeNamer<Name extends string>(
+  routes: ReadonlyArray<readonly [Name, KnownRoute]>,
+): (req: Request) => Name | undefined {
+  const named = routes.map(([name, { method, path }]) => ({
+    name,
+    method,
+    pattern: pathPattern(path),
+  }));
+  return (req) => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    return named.find((route) => route.method === method && route.pattern.test(req.path))?.name;
+  };
+}
+
 /** The answer to a path no route serves. */
 export function routeNotFound(req: Request): ApiError {
   return new ApiError('not_found', `No route matches ${req.path}.`);

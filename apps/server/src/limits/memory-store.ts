@@ -47,6 +47,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return this.#counters.size;
   }
 
+  readonly shared = false;
+
   async peek(request: AdmissionRequest): Promise<Admission> {
     const counters = this.#rolledOver(this.#counters.peek(request.subject), request.nowMs);
     return admissionFrom({ ...counters, bannedUntilMs: this.#banEnd(request.subject) }, request);

@@ -15,4 +15,5 @@ export const PLAN_QUOTAS: Record<Exclude<PlanName, 'enterprise'>, Quota> = {
 };
 
 /** Requests without a valid key are held to the Free plan's numbers, per client IP. */
-export const ANONYMOUS_QUOTA = PLAN_QUOTAS.free;
+export const ANONYMOUS_PLAN = 'free' satisfies PlanName;
+export const ANONYMOUS_QUOTA = PLAN_QUOTAS[ANONYMOUS_PLAN];

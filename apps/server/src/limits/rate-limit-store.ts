@@ -9,6 +9,8 @@ export interface Admission {
   bannedUntilMs?: number;
 }
 
+export type AdmissionOutcome = Admission['outcome'];
+
 export interface AdmissionRequest {
   /** Whom the request is counted against: `key:<id>` or `ip:<address>`. */
   subject: string;
@@ -42,5 +44,7 @@ export interface RateLimitStore {
   admit(request: AdmissionRequest): Promise<Admission>;
   /** The subject's state, neither counting the request nor tallying a rejection. */
   peek(request: AdmissionRequest): Promise<Admission>;
+  /** Whether the counters are shared with other instances (in Redis) right now. */
+  readonly shared: boolean;
   close(): Promise<void>;
 }

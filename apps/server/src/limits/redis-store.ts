@@ -74,9 +74,15 @@ export interface RedisStoreOptions extends MemoryStoreOptions {
   connectTimeoutMs?: number;
   /** Most time any command may take (ms): past it, the request is counted in-process. */
   commandTimeoutMs?: number;
+  /** Told of each request counted in-process because Redis did not answer. */
+  onFallback?: () => void;
 }
 
-export const DEFAULT_REDIS_TIMEOUTS = { connectTimeoutMs: 1_000, commandTimeoutMs: 250 } as const;
+/**
+ * A command deadline well above Redis's answer time, so a busy event loop reading a prompt reply
+ * late is not taken for a hung Redis (which would count requests in-process, and loosely).
+ */
+export const DEFAULT_REDIS_TIMEOUTS = { connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 } as const;
 
 /**
  * Counters in Redis, shared by every instance. While Redis is unreachable or hangs, the server
@@ -88,6 +94,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisWithAdmit;
   readonly #fallback: MemoryRateLimitStore;
   readonly #logger: Logger;
+  readonly #onFallback: () => void;
   #outageLoggedAtMs: number | undefined;
   /** While in the future (monotonic ms), Redis is not tried; 0 while it works. */
   #retryAtMs = 0;
@@ -96,6 +103,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(url: string, logger: Logger, options: RedisStoreOptions = {}) {
     this.#logger = logger;
     this.#fallback = new MemoryRateLimitStore(options);
+    this.#onFallback = options.onFallback ?? (() => {});
     const { connectTimeoutMs, commandTimeoutMs } = { ...DEFAULT_REDIS_TIMEOUTS, ...options };
     const redis = new Redis(url, {
       keyPrefix: options.keyPrefix ?? 'animal-store:',
@@ -132,16 +140,26 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
+  /** Whether Redis is counting right now: connected, and not paused after a failure. */
+  get shared(): boolean {
+    return this.#redis.status === 'ready' && this.#retryAtMs === 0;
+  }
+
   async admit(request: AdmissionRequest): Promise<Admission> {
-    if (!this.#mayTryRedis(request.nowMs)) return this.#fallback.admit(request);
+    if (!this.#mayTryRedis(request.nowMs)) return this.#admitInProcess(request);
     try {
       const admission = await this.#admitInRedis(request);
       this.#succeeded();
       return admission;
     } catch (error) {
       this.#failed(error, request.nowMs);
-      return this.#fallback.admit(request);
+      return this.#admitInProcess(request);
     }
+  }
+
+  #admitInProcess(request: AdmissionRequest): Promise<Admission> {
+    this.#onFallback();
+    return this.#fallback.admit(request);
   }
 
   async peek(request: AdmissionRequest): Promise<Admission> {

@@ -6,10 +6,17 @@ import { configure } from 'safe-stable-stringify';
 import { ApiError } from '../http/api-error.js';
 import { jsonBody } from '../http/json-body.js';
 import { requestOrigin } from '../http/request-head.js';
+import type { IdempotencyOutcome } from '../operations/metrics.js';
 import type { PageCursorCodec } from './page-cursor.js';
 import type { PetStore } from './pet-store.js';
 
 const s = initServer();
+
+const IDEMPOTENCY_OUTCOMES = {
+  created: 'created',
+  replayed: 'replayed',
+  conflict: 'key_reused',
+} as const satisfies Record<string, IdempotencyOutcome>;
 
 /** Key order and spacing do not change a JSON value, so they do not change its hash. */
 const canonicalJson = configure({ deterministic: true, circularValue: Error });
@@ -27,6 +34,8 @@ export interface PetsRouterDeps {
   publicUrl: string | undefined;
   /** Whose keys an `Idempotency-Key` belongs to, from what authentication left on the response. */
   idempotencyScope: (res: Response) => string;
+  /** Told how each create with an `Idempotency-Key` went. */
+  onIdempotentCreate: (outcome: IdempotencyOutcome) => void;
 }
 
 type PageRequest = Pick<Request, 'protocol' | 'headers' | 'socket' | 'baseUrl' | 'path'>;
@@ -74,6 +83,7 @@ export function createPetsRouter(deps: PetsRouterDeps) {
               requestHash: hashOf(req.body),
             })
           : { outcome: 'created' as const, pet: await store.createPet(body) };
+        if (key) deps.onIdempotentCreate(IDEMPOTENCY_OUTCOMES[result.outcome]);
         if (result.outcome === 'conflict') {
           throw new ApiError(
             'idempotency_key_reused',

@@ -1,0 +1,8 @@
+/**
+ * Waits until at least `seconds` remain in the current UTC minute, so a burst of requests
+ * against a per-minute limit stays in one window.
+ */
+export async function awayFromMinuteEnd(seconds: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
