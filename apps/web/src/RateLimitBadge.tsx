@@ -33,7 +33,7 @@ export function RateLimitBadge() {
     setAnnouncement(
       level === 'out'
         ? `No requests left for this key until ${until}.`
-        : `Only ${numbers.format(now.remaining)} requests left for this key until ${until}.`,
+        : `Only ${numbers.format(now.remaining)} ${now.remaining === 1 ? 'request' : 'requests'} left for this key until ${until}.`,
     );
   }, [level]);
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useDocumentTitle } from './hooks/useDocumentTitle';
 import { KeyForm } from './KeyForm';
 import { forgetKey } from './session';
 
@@ -14,6 +15,7 @@ export function SessionDialog({
   onResume: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  useDocumentTitle('Sign in again');
 
   useEffect(() => {
     const element = dialog.current;
@@ -29,7 +31,15 @@ export function SessionDialog({
       // Escape would leave the work behind a key that no longer works: sign in or sign out.
       onCancel={(event) => event.preventDefault()}
     >
-      <KeyForm notice={notice} variant="dialog" onSignedIn={onResume} />
+      <KeyForm
+        notice={notice}
+        variant="dialog"
+        onSignedIn={() => {
+          // Closed before it is removed, so focus returns to where it was.
+          dialog.current?.close();
+          onResume();
+        }}
+      />
       <button type="button" className="button button-link" onClick={() => forgetKey(null)}>
         Sign out instead (discards the list and the form)
       </button>

@@ -78,6 +78,9 @@ describe('layout', () => {
     // Names wrap at spaces, never inside a word, at every width.
     for (const width of [320, 390, 1280]) {
       await page.setViewportSize({ width, height: 800 });
+      await catalogue(page)
+        .locator(width > 600 ? 'table' : 'ul')
+        .waitFor();
       const lines = await nameLines(page);
       expect(lines.Whiskers, `at ${width}`).toBe(1);
       expect(lines['Biscuit the Brave Beagle'], `at ${width}`).toBeLessThanOrEqual(2);
@@ -109,7 +112,7 @@ describe('layout', () => {
     expect(await rows(page).last().getAttribute('class')).toBe('row-new');
     await checkState(page, 'added');
     await page.context().close();
-  });
+  }, 120_000);
 
   it('on a phone the list is a list of cards, and the add form is one tap away at the top', async () => {
     const page = await openPage(app, 320);
