@@ -7,6 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/chromium.ts', 'test/support/build-app.ts'],
     testTimeout: 30_000,
+    // Each file has its own server and browser, and much of a browser test is waiting (the rate
+    // limit's reset above all): more files at once than cores keeps the suite short.
+    maxWorkers: 4,
     hookTimeout: 90_000,
   },
 });

@@ -1,108 +1,127 @@
-import {
-  NewPetSchema,
-  PET_NAME_MAX_LENGTH,
-  PET_STATUSES,
-  type Pet,
-  type PetStatus,
-} from '@animal-store/contract';
+import { PET_STATUSES, type Pet, type PetStatus } from '@animal-store/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
-import { describeError, fieldDetails, isHttpError, tsr } from './api';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { fieldDetails, isUnauthorized, tsr } from './api';
 import { PETS_QUERY_KEY } from './Catalogue';
+import { ProblemNotice } from './ProblemNotice';
+import {
+  checkNewPet,
+  type Field,
+  type FieldErrors,
+  HINTS,
+  isField,
+  serverFieldProblem,
+} from './wording';
 
-type Field = 'name' | 'categoryId' | 'status';
-type FieldErrors = Partial<Record<Field, string>>;
-
-const FIELDS: readonly Field[] = ['name', 'categoryId', 'status'];
-
-function isField(path: string): path is Field {
-  return (FIELDS as readonly string[]).includes(path);
+interface AddPetFormProps {
+  /** The Name input, which the phone layout's "Add an animal" control focuses. */
+  readonly nameRef: RefObject<HTMLInputElement>;
+  readonly onAdded: (pet: Pet) => void;
 }
 
-/** Digits become a number; anything else goes to the schema as typed, which explains it. */
-function categoryValue(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
-}
+type Outcome =
+  | { kind: 'none' }
+  | { kind: 'added'; pet: Pet }
+  | { kind: 'refused' }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'interrupted' };
 
-export function AddPetForm() {
+export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [category, setCategory] = useState('');
   const [status, setStatus] = useState<PetStatus>('available');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [added, setAdded] = useState<Pet | null>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'none' });
   const categoryRef = useRef<HTMLInputElement>(null);
+  const statusRef = useRef<HTMLSelectElement>(null);
+  const messageRef = useRef<HTMLDivElement>(null);
   const ids = {
     title: useId(),
     name: useId(),
+    nameHint: useId(),
+    nameError: useId(),
     category: useId(),
+    categoryHint: useId(),
+    categoryError: useId(),
     status: useId(),
+    statusError: useId(),
+  };
+  const errorIds: Record<Field, string> = {
+    name: ids.nameError,
+    categoryId: ids.categoryError,
+    status: ids.statusError,
   };
 
   const createPet = tsr.pets.createPet.useMutation({
     onSuccess: async (response) => {
-      setAdded(response.body);
+      setOutcome({ kind: 'added', pet: response.body });
+      onAdded(response.body);
       setName('');
       setErrors({});
-      setFormError(null);
       await queryClient.invalidateQueries({ queryKey: PETS_QUERY_KEY });
     },
     onError: (error) => {
-      const details = fieldDetails(error);
+      if (isUnauthorized(error)) {
+        // A key is asked for in place; the form keeps its values for when it is back.
+        setOutcome({ kind: 'interrupted' });
+        return;
+      }
       const perField: FieldErrors = {};
-      const other: string[] = [];
-      for (const [path, message] of Object.entries(details)) {
-        if (isField(path)) perField[path] = message;
-        else other.push(`${path} ${message}`);
+      let other = false;
+      for (const [path, message] of Object.entries(fieldDetails(error))) {
+        if (isField(path)) perField[path] = serverFieldProblem(path, message);
+        else other = true;
       }
       setErrors(perField);
-      if (isHttpError(error) && error.status === 401) {
-        setFormError(null);
-      } else if (Object.keys(perField).length > 0 && other.length === 0) {
-        setFormError('The store refused the animal. Correct the marked fields.');
+      if (Object.keys(perField).length > 0 && !other) {
+        setOutcome({ kind: 'refused' });
+        focusFirst(perField);
       } else {
-        setFormError(describeError(error));
+        setOutcome({ kind: 'failed', error });
       }
-      focusFirst(perField);
     },
   });
+
+  // Focus follows the outcome, once it is on screen: added, back to Name for the next animal (the
+  // message is announced as a status); a failure that is not about a field, to its alert.
+  useEffect(() => {
+    if (outcome.kind === 'added') nameRef.current?.focus();
+    else if (outcome.kind === 'failed') messageRef.current?.focus();
+  }, [outcome, nameRef]);
 
   function focusFirst(fieldErrors: FieldErrors) {
     if (fieldErrors.name) nameRef.current?.focus();
     else if (fieldErrors.categoryId) categoryRef.current?.focus();
+    else if (fieldErrors.status) statusRef.current?.focus();
+  }
+
+  /** Any edit starts a new entry: the last outcome no longer applies. */
+  function edited(field: Field) {
+    if (outcome.kind !== 'none') setOutcome({ kind: 'none' });
+    if (errors[field]) setErrors(({ [field]: _fixed, ...rest }) => rest);
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setAdded(null);
-    setFormError(null);
-    const parsed = NewPetSchema.safeParse({
-      name,
-      categoryId: categoryValue(category),
-      status,
-    });
-    if (!parsed.success) {
-      const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const path = String(issue.path[0] ?? '');
-        if (isField(path)) fieldErrors[path] ??= issue.message;
-      }
-      setErrors(fieldErrors);
-      focusFirst(fieldErrors);
+    if (createPet.isPending) return;
+    setOutcome({ kind: 'none' });
+    const checked = checkNewPet({ name, category, status });
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      focusFirst(checked.errors);
       return;
     }
     setErrors({});
-    createPet.mutate({ body: parsed.data });
+    createPet.mutate({ body: checked.pet });
   }
 
-  function describedBy(field: Field, hintId?: string) {
-    const ids = [hintId, errors[field] ? `${field}-error` : undefined].filter(Boolean);
-    return ids.length > 0 ? ids.join(' ') : undefined;
+  function describedBy(field: Field, hint?: string) {
+    const list = [hint, errors[field] ? errorIds[field] : undefined].filter(Boolean);
+    return list.length > 0 ? list.join(' ') : undefined;
   }
+
+  const added = outcome.kind === 'added' ? outcome.pet : null;
 
   return (
     <section className="card add-form" aria-labelledby={ids.title}>
@@ -117,16 +136,19 @@ export function AddPetForm() {
             type="text"
             autoComplete="off"
             value={name}
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => {
+              setName(event.target.value);
+              edited('name');
+            }}
             aria-invalid={errors.name !== undefined}
-            aria-describedby={describedBy('name', `${ids.name}-hint`)}
+            aria-describedby={describedBy('name', ids.nameHint)}
           />
-          <p id={`${ids.name}-hint`} className="hint">
-            1 to {PET_NAME_MAX_LENGTH} characters.
+          <p id={ids.nameHint} className="hint">
+            {HINTS.name}
           </p>
           {errors.name && (
-            <p id="name-error" className="field-error">
-              Name {errors.name}.
+            <p id={ids.nameError} className="field-error">
+              {errors.name}
             </p>
           )}
         </div>
@@ -140,26 +162,33 @@ export function AddPetForm() {
             inputMode="numeric"
             autoComplete="off"
             value={category}
-            onChange={(event) => setCategory(event.target.value)}
+            onChange={(event) => {
+              setCategory(event.target.value);
+              edited('categoryId');
+            }}
             aria-invalid={errors.categoryId !== undefined}
-            aria-describedby={describedBy('categoryId', `${ids.category}-hint`)}
+            aria-describedby={describedBy('categoryId', ids.categoryHint)}
           />
-          <p id={`${ids.category}-hint`} className="hint">
-            A whole number, 1 or more.
+          <p id={ids.categoryHint} className="hint">
+            {HINTS.categoryId}
           </p>
           {errors.categoryId && (
-            <p id="categoryId-error" className="field-error">
-              Category ID {errors.categoryId}.
+            <p id={ids.categoryError} className="field-error">
+              {errors.categoryId}
             </p>
           )}
         </div>
         <div className="field">
           <label htmlFor={ids.status}>Status</label>
           <select
+            ref={statusRef}
             id={ids.status}
             name="status"
             value={status}
-            onChange={(event) => setStatus(event.target.value as PetStatus)}
+            onChange={(event) => {
+              setStatus(event.target.value as PetStatus);
+              edited('status');
+            }}
             aria-invalid={errors.status !== undefined}
             aria-describedby={describedBy('status')}
           >
@@ -171,22 +200,42 @@ export function AddPetForm() {
             ))}
           </select>
           {errors.status && (
-            <p id="status-error" className="field-error">
-              Status {errors.status}.
+            <p id={ids.statusError} className="field-error">
+              {errors.status}
             </p>
           )}
         </div>
-        {formError && (
+        {outcome.kind === 'refused' && (
           <div className="alert alert-error" role="alert">
-            {formError}
+            The store refused the animal. Correct the marked fields.
           </div>
         )}
-        {added && (
-          <div className="alert alert-success" role="status">
-            Added <strong>{added.name}</strong> as animal #{added.id}.
+        {outcome.kind === 'failed' && <ProblemNotice ref={messageRef} error={outcome.error} />}
+        {outcome.kind === 'interrupted' && (
+          <div className="alert alert-error" role="alert">
+            Not added yet: the key was refused. Once signed in again, press Add animal.
           </div>
         )}
-        <button type="submit" className="button button-primary" disabled={createPet.isPending}>
+        {/* Always there, so what appears in it is announced (once). */}
+        <div role="status">
+          {added && (
+            <div className="alert alert-success added" data-testid="added">
+              <p>
+                Added <strong>{added.name}</strong> as animal #{added.id}.
+              </p>
+              <p className="added-details">
+                Category {added.categoryId} ·{' '}
+                <span className={`badge badge-${added.status}`}>{added.status}</span>
+              </p>
+            </div>
+          )}
+        </div>
+        <button
+          type="submit"
+          className="button button-primary"
+          // Not `disabled`: that would take focus away from the button while the request runs.
+          aria-disabled={createPet.isPending}
+        >
           {createPet.isPending ? 'Adding…' : 'Add animal'}
         </button>
       </form>

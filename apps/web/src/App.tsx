@@ -1,19 +1,41 @@
+import type { Pet } from '@animal-store/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { AddPetForm } from './AddPetForm';
 import { Catalogue } from './Catalogue';
+import { useDocumentTitle } from './hooks/useDocumentTitle';
 import { KeyForm } from './KeyForm';
 import { RateLimitBadge } from './RateLimitBadge';
+import { SessionDialog } from './SessionDialog';
 import { forgetKey, keyStore } from './session';
 
-export function App() {
-  const { key, notice } = useSyncExternalStore(keyStore.subscribe, keyStore.get);
-  const queryClient = useQueryClient();
+function SignInPage({ notice, onSignedIn }: { notice: string | null; onSignedIn: () => void }) {
+  useDocumentTitle(notice ? 'Sign in again' : 'Sign in');
+  return <KeyForm notice={notice} variant="page" onSignedIn={onSignedIn} />;
+}
 
-  // Nothing fetched with one key is shown under another.
+export function App() {
+  const { key, notice, interrupted } = useSyncExternalStore(keyStore.subscribe, keyStore.get);
+  const queryClient = useQueryClient();
+  const [signedInHere, setSignedInHere] = useState(false);
+  const [lastAdded, setLastAdded] = useState<Pet | null>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const signedOut = key === null && !interrupted;
+
+  // Nothing fetched with one key is shown under another. A key refused mid-session keeps the
+  // work on screen until a key is accepted again, which then fetches it all anew (resume).
   useEffect(() => {
-    if (key === null) queryClient.clear();
-  }, [key, queryClient]);
+    if (signedOut) {
+      queryClient.clear();
+      setLastAdded(null);
+    }
+  }, [signedOut, queryClient]);
+
+  const resume = useCallback(() => {
+    void queryClient.invalidateQueries();
+  }, [queryClient]);
+
+  const jumpToForm = useCallback(() => nameInput.current?.focus(), []);
 
   return (
     <div className="app">
@@ -25,7 +47,7 @@ export function App() {
           <span className="brand-name">Animal Store</span>
           <span className="brand-sub">Catalogue</span>
         </div>
-        {key !== null && (
+        {!signedOut && (
           <div className="topbar-actions">
             <RateLimitBadge />
             <button type="button" className="button button-quiet" onClick={() => forgetKey(null)}>
@@ -35,15 +57,20 @@ export function App() {
         )}
       </header>
       <main className="content">
-        {key === null ? (
-          <KeyForm notice={notice} />
+        {signedOut ? (
+          <SignInPage notice={notice} onSignedIn={() => setSignedInHere(true)} />
         ) : (
           <div className="layout">
-            <Catalogue />
-            <AddPetForm />
+            <Catalogue
+              focusOnMount={signedInHere}
+              highlightId={lastAdded?.id ?? null}
+              onJumpToForm={jumpToForm}
+            />
+            <AddPetForm nameRef={nameInput} onAdded={setLastAdded} />
           </div>
         )}
       </main>
+      {interrupted && <SessionDialog notice={notice} onResume={resume} />}
     </div>
   );
 }

@@ -1,39 +1,60 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { saveKey } from './session';
 
-export function KeyForm({ notice }: { notice: string | null }) {
+interface KeyFormProps {
+  readonly notice: string | null;
+  /** `page`: the sign-in screen; `dialog`: asked again in place, over the kept work. */
+  readonly variant: 'page' | 'dialog';
+  readonly onSignedIn?: () => void;
+}
+
+export function KeyForm({ notice, variant, onSignedIn }: KeyFormProps) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const inputId = useId();
-  const hintId = useId();
-  const errorId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const ids = { title: useId(), input: useId(), hint: useId(), error: useId(), notice: useId() };
+  const Heading = variant === 'page' ? 'h1' : 'h2';
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const key = value.trim();
     if (key === '') {
       setError('Enter your API key.');
+      inputRef.current?.focus();
       return;
     }
     saveKey(key);
+    onSignedIn?.();
   }
 
+  const describedBy = [notice ? ids.notice : null, ids.hint, error ? ids.error : null]
+    .filter(Boolean)
+    .join(' ');
+
   return (
-    <section className="card key-card" aria-labelledby={`${inputId}-title`}>
-      <h1 id={`${inputId}-title`}>Sign in with an API key</h1>
-      <p className="muted">
-        The key stays in this browser tab only and is sent to the store with each request.
+    <section
+      className={variant === 'page' ? 'card key-card' : 'key-dialog-body'}
+      aria-labelledby={ids.title}
+    >
+      <Heading id={ids.title}>
+        {variant === 'page' ? 'Sign in with an API key' : 'Sign in again to continue'}
+      </Heading>
+      <p className="muted intro">
+        {variant === 'page'
+          ? 'The key stays in this browser tab only and is sent to the store with each request.'
+          : 'Your list, filter and unsaved form are kept; they carry on once a key is accepted.'}
       </p>
       {notice && (
-        <div className="alert alert-error" role="alert">
+        <div id={ids.notice} className="alert alert-error" role="alert">
           {notice}
         </div>
       )}
       <form onSubmit={submit} noValidate>
         <div className="field">
-          <label htmlFor={inputId}>API key</label>
+          <label htmlFor={ids.input}>API key</label>
           <input
-            id={inputId}
+            ref={inputRef}
+            id={ids.input}
             name="apiKey"
             type="password"
             autoComplete="off"
@@ -44,15 +65,15 @@ export function KeyForm({ notice }: { notice: string | null }) {
               setError(null);
             }}
             aria-invalid={error !== null}
-            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+            aria-describedby={describedBy}
             // biome-ignore lint/a11y/noAutofocus: the only thing to do on this screen
             autoFocus
           />
-          <p id={hintId} className="hint">
+          <p id={ids.hint} className="hint">
             Starts with <code>ask_</code>. Ask your administrator if you do not have one.
           </p>
           {error && (
-            <p id={errorId} className="field-error">
+            <p id={ids.error} className="field-error" role="alert">
               {error}
             </p>
           )}

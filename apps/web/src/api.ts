@@ -1,7 +1,10 @@
 import { contract, ErrorBodySchema, type ErrorDetail } from '@animal-store/contract';
 import { tsRestFetchApi } from '@ts-rest/core';
 import { initTsrReactQuery } from '@ts-rest/react-query/v5';
-import { forgetKey, keyStore, recordRateLimit } from './session';
+import { confirmKey, keyStore, recordRateLimit, refuseKey } from './session';
+
+/** When each response arrived, so `Retry-After` (relative seconds) is read from that moment. */
+const receivedAt = new WeakMap<Headers, number>();
 
 /**
  * The contract's hooks, on the page's own origin: `/v1` is proxied to the API server (by Vite in
@@ -14,9 +17,12 @@ export const tsr = initTsrReactQuery(contract, {
   },
   async api(args) {
     const response = await tsRestFetchApi(args);
+    receivedAt.set(response.headers, Date.now());
     recordRateLimit(response.headers);
     if (response.status === 401) {
-      forgetKey('The server did not accept that API key. Check it and enter it again.');
+      refuseKey('The server did not accept that API key. Check it and enter it again.');
+    } else if (response.status < 300) {
+      confirmKey();
     }
     return response;
   },
@@ -52,49 +58,63 @@ export function fieldDetails(error: unknown): Record<string, string> {
   return fields;
 }
 
-function formatTime(date: Date): string {
+export function isUnauthorized(error: unknown): boolean {
+  return isHttpError(error) && error.status === 401;
+}
+
+/**
+ * For a 429: the moment (epoch milliseconds) a request may be sent again, from `Retry-After`
+ * counted from when the response arrived; null for any other failure.
+ */
+export function retryAt(error: unknown): number | null {
+  if (!isHttpError(error) || error.status !== 429) return null;
+  const seconds = Number(error.headers.get('retry-after'));
+  if (!Number.isFinite(seconds) || seconds <= 0) return null;
+  return (receivedAt.get(error.headers) ?? Date.now()) + seconds * 1000;
+}
+
+export function formatTime(date: Date): string {
   const sameDay = date.toDateString() === new Date().toDateString();
   return sameDay
     ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
     : date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** Explains any failure of a request in plain words. */
+/**
+ * Explains any failure of a request in plain words, for the people at the shop's counter. A 429's
+ * countdown is added by the component that shows it (see ProblemNotice).
+ */
 export function describeError(error: unknown): string {
   if (!isHttpError(error)) {
-    return 'The server could not be reached. Check your connection and try again.';
+    return 'The API could not be reached. Check the connection, then try again.';
   }
   const requestId = error.headers.get('x-request-id');
-  const reference = requestId ? ` (reference ${requestId})` : '';
+  const reference = requestId ? ` (request id ${requestId})` : '';
+  const body = ErrorBodySchema.safeParse(error.body);
+  // A 5xx without the API's own error body came from something in between (a proxy, a gateway).
+  if (error.status >= 500 && !body.success) {
+    return `The API could not be reached. Try again in a moment${reference}.`;
+  }
   switch (error.status) {
-    case 400: {
-      const parsed = ErrorBodySchema.safeParse(error.body);
-      return parsed.success
-        ? `The request was refused: ${parsed.data.message}`
-        : 'The request was refused as invalid.';
-    }
+    case 400:
+      return body.success
+        ? `The store refused the request: ${body.data.message}${reference}.`
+        : `The store refused the request as invalid${reference}.`;
     case 401:
       return 'The server did not accept the API key.';
-    case 429: {
-      const seconds = Number(error.headers.get('retry-after'));
-      if (!Number.isFinite(seconds) || seconds <= 0) {
-        return 'Too many requests. Wait a moment, then try again.';
-      }
-      const at = new Date(Date.now() + seconds * 1000);
-      const unit = seconds === 1 ? 'second' : 'seconds';
-      return `Too many requests for this key. Try again in ${seconds} ${unit} (at ${formatTime(at)}).`;
-    }
+    case 429:
+      return body.success && body.data.code === 'temporarily_banned'
+        ? 'Too many refused requests: this key is blocked for a while.'
+        : 'Too many requests for this key.';
     case 503:
       return `The store is temporarily unavailable. Try again in a little while${reference}.`;
     default:
       if (error.status >= 500) {
-        return `Something went wrong on the server. Try again; if it keeps happening, report it${reference}.`;
+        return `The store’s server failed to answer. Try again; if it keeps happening, tell your administrator${reference}.`;
       }
-      return `The server answered with an unexpected error (HTTP ${error.status})${reference}.`;
+      return `The store answered with an unexpected error (HTTP ${error.status})${reference}.`;
   }
 }
-
-export { formatTime };
 
 /** Only failures that may pass by themselves are retried: network errors and 5xx. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {

@@ -36,26 +36,55 @@ export interface KeyState {
   readonly key: string | null;
   /** Why the user is asked for a key again, in plain words; null on first visit. */
   readonly notice: string | null;
+  /**
+   * The key was refused in the middle of the work (revoked, expired): what is on screen (the
+   * list, the filter, a half-filled form) stays while a key is asked for in place.
+   */
+  readonly interrupted: boolean;
 }
 
-export const keyStore = createStore<KeyState>({ key: readStoredKey(), notice: null });
+export const keyStore = createStore<KeyState>({
+  key: readStoredKey(),
+  notice: null,
+  interrupted: false,
+});
 
-export function saveKey(key: string): void {
+/** Whether the server has accepted a key in this page: a later refusal interrupts the work. */
+let accepted = false;
+
+function store(key: string | null): void {
   try {
-    sessionStorage.setItem(KEY_STORAGE, key);
+    if (key === null) sessionStorage.removeItem(KEY_STORAGE);
+    else sessionStorage.setItem(KEY_STORAGE, key);
   } catch {
     // Storage may be disabled; the key then lives for this page only.
   }
-  keyStore.set({ key, notice: null });
 }
 
+export function saveKey(key: string): void {
+  store(key);
+  keyStore.set({ key, notice: null, interrupted: false });
+}
+
+/** Signs out: everything fetched with the key is dropped (see App). */
 export function forgetKey(notice: string | null): void {
-  try {
-    sessionStorage.removeItem(KEY_STORAGE);
-  } catch {
-    // Nothing stored.
+  store(null);
+  accepted = false;
+  keyStore.set({ key: null, notice, interrupted: false });
+}
+
+export function confirmKey(): void {
+  accepted = true;
+}
+
+/** The server refused the key: before any success, back to the key screen; after, in place. */
+export function refuseKey(notice: string): void {
+  if (!accepted) {
+    forgetKey(notice);
+    return;
   }
-  keyStore.set({ key: null, notice });
+  store(null);
+  keyStore.set({ key: null, notice, interrupted: true });
 }
 
 export interface RateLimit {
