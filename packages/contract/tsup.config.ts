@@ -8,4 +8,6 @@ export default defineConfig((options) => ({
   // Watch mode rewrites in place: a cleaned folder would break the apps reading it meanwhile.
   clean: !options.watch,
   target: 'node20',
+  // The document as a file, `@animal-store/contract/openapi.json`, from the code just built.
+  onSuccess: 'node scripts/write-openapi-json.mjs',
 }));

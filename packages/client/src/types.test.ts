@@ -59,9 +59,10 @@ describe('listPets', () => {
   });
 
   test('results are discriminated by status', () => {
-    expectTypeOf<R['status']>().toEqualTypeOf<200 | 400 | 401 | 429 | 500 | 503>();
+    expectTypeOf<R['status']>().toEqualTypeOf<200 | 400 | 401 | 429 | 431 | 500 | 503>();
     expectTypeOf<Body<R, 200>>().toEqualTypeOf<Pet[]>();
-    expectTypeOf<Body<R, 400>['code']>().toEqualTypeOf<'validation_failed'>();
+    expectTypeOf<Body<R, 400>['code']>().toEqualTypeOf<'validation_failed' | 'malformed_request'>();
+    expectTypeOf<Body<R, 431>['code']>().toEqualTypeOf<'headers_too_large'>();
     expectTypeOf<Body<R, 401>['code']>().toEqualTypeOf<'unauthorized'>();
     expectTypeOf<Body<R, 429>['code']>().toEqualTypeOf<'rate_limited' | 'temporarily_banned'>();
     expectTypeOf<R['headers']>().toEqualTypeOf<Headers>();
@@ -88,10 +89,12 @@ describe('createPet', () => {
 
   test('201 is the Pet; the errors carry their codes', () => {
     expectTypeOf<R['status']>().toEqualTypeOf<
-      201 | 400 | 401 | 409 | 413 | 415 | 429 | 500 | 503
+      201 | 400 | 401 | 409 | 413 | 415 | 429 | 431 | 500 | 503
     >();
     expectTypeOf<Body<R, 201>>().toEqualTypeOf<Pet>();
-    expectTypeOf<Body<R, 400>['code']>().toEqualTypeOf<'validation_failed' | 'malformed_json'>();
+    expectTypeOf<Body<R, 400>['code']>().toEqualTypeOf<
+      'validation_failed' | 'malformed_json' | 'malformed_request'
+    >();
     expectTypeOf<Body<R, 409>['code']>().toEqualTypeOf<'idempotency_key_reused'>();
     expectTypeOf<Body<R, 401>>().toExtend<ErrorBody>();
   });
@@ -104,8 +107,9 @@ describe('getPet', () => {
     expectTypeOf<Parameters<Pets['getPet']>[0]['params']>().toEqualTypeOf<{
       petId: string | number;
     }>();
-    expectTypeOf<R['status']>().toEqualTypeOf<200 | 401 | 404 | 429 | 500 | 503>();
+    expectTypeOf<R['status']>().toEqualTypeOf<200 | 400 | 401 | 404 | 429 | 431 | 500 | 503>();
     expectTypeOf<Body<R, 200>>().toEqualTypeOf<Pet>();
+    expectTypeOf<Body<R, 400>['code']>().toEqualTypeOf<'malformed_request'>();
     expectTypeOf<Body<R, 404>['code']>().toEqualTypeOf<'not_found'>();
   });
 });

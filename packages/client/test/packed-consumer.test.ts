@@ -2,7 +2,8 @@
  * The contract and client packed as they would be published (`pnpm pack`), installed with plain
  * npm into a fresh project outside the workspace, type-checked there, and run against the live
  * server. It proves the tarballs are complete, their types resolve for a consumer, a misused
- * field fails that consumer's type check, and the built code runs.
+ * field fails that consumer's type check, the built code runs, and the OpenAPI document the
+ * contract ships (`@animal-store/contract/openapi.json`) resolves and is the one the server serves.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -45,8 +46,17 @@ async function assertBuilt(packageDir: string) {
 }
 
 const CONSUMER = `
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { createClient, type RateLimitState } from '@animal-store/client';
 import type { Pet } from '@animal-store/contract';
+
+// The document file, as require() and as import resolve it.
+const openapiPath = createRequire(import.meta.url).resolve('@animal-store/contract/openapi.json');
+const importedPath = fileURLToPath(import.meta.resolve('@animal-store/contract/openapi.json'));
+if (importedPath !== openapiPath) throw new Error(\`\${importedPath} is not \${openapiPath}\`);
+const openapi = readFileSync(openapiPath, 'utf8');
 
 const client = createClient({
   baseUrl: process.env.ANIMAL_STORE_URL ?? '',
@@ -65,7 +75,7 @@ const denied = await createClient({ baseUrl: process.env.ANIMAL_STORE_URL ?? '',
 const deniedCode = denied.status === 401 ? denied.body.code : 'unexpected';
 const state: RateLimitState | undefined = client.rateLimit;
 
-console.log(JSON.stringify({ id: pet.id, names, deniedCode, limit: state?.limit }));
+console.log(JSON.stringify({ id: pet.id, names, deniedCode, limit: state?.limit, openapi }));
 `;
 
 const BAD_CONSUMER = `
@@ -169,10 +179,14 @@ test('the packed packages install, type-check and run in a fresh npm project', a
     encoding: 'utf8',
   });
   expect(consumer.stderr).toBe('');
+  const served = await (await fetch(`${server.baseUrl}/v1/openapi.json`)).text();
   expect(JSON.parse(consumer.stdout)).toEqual({
     id: 1,
     names: ['Packed Rex'],
     deniedCode: 'unauthorized',
     limit: 100_000,
+    // Byte for byte what the server (without PUBLIC_URL) answers at /v1/openapi.json.
+    openapi: served,
   });
+  expect(JSON.parse(served).openapi).toMatch(/^3\./);
 }, 240_000);

@@ -24,7 +24,11 @@ export const GET_PET_DEPRECATION_HEADERS = {
   Link: `<${GET_PET_DEPRECATION.successor}>; rel="successor-version"`,
 } as const;
 
-/** The whole v1 API. Every operation may also answer 401, 429, 500 and 503 with an Error body. */
+/**
+ * The whole v1 API. Every operation may also answer 401, 429, 431, 500 and 503 with an Error
+ * body, and 400 `malformed_request` (a request the server refuses before reading it as an
+ * operation: a missing or repeated `Host`, a `#` in the target, not valid HTTP).
+ */
 export const contract = c.router(
   { pets: petsContract },
   {
@@ -33,6 +37,7 @@ export const contract = c.router(
     commonResponses: {
       401: errorBodyWith('unauthorized'),
       429: errorBodyWith('rate_limited', 'temporarily_banned'),
+      431: errorBodyWith('headers_too_large'),
       500: errorBodyWith('internal_error'),
       503: errorBodyWith('service_unavailable'),
     },

@@ -36,7 +36,7 @@ export const NewPetSchema = z
   .object(
     {
       name: PetNameSchema.describe(
-        "The animal's name: 1 to 100 characters (Unicode code points), not only whitespace; stored exactly as sent",
+        "The animal's name: 1 to 100 characters (Unicode code points) of well-formed Unicode (no lone surrogates), at least one of them not Unicode White_Space; stored exactly as sent",
       ),
       categoryId: CategoryIdSchema.describe('Identifier of the category the animal belongs to'),
       status: PetStatusSchema.default('available').describe(
@@ -93,7 +93,7 @@ export const petsContract = c.router({
       'Animals in ascending `id` order, at most `limit` of them. When more results exist, the `Link` header carries the absolute `rel="next"` URL of the next page; the last page has none.',
     responses: {
       200: z.array(PetSchema),
-      400: errorBodyWith('validation_failed'),
+      400: errorBodyWith('validation_failed', 'malformed_request'),
     },
     metadata: { operationId: 'listPets', stability: 'stable' } satisfies RouteMetadata,
   },
@@ -111,7 +111,7 @@ export const petsContract = c.router({
       'Creates the animal and answers with it and its `Location`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body replays the first response.',
     responses: {
       201: PetSchema,
-      400: errorBodyWith('validation_failed', 'malformed_json'),
+      400: errorBodyWith('validation_failed', 'malformed_json', 'malformed_request'),
       409: errorBodyWith('idempotency_key_reused'),
       413: errorBodyWith('payload_too_large'),
       415: errorBodyWith('unsupported_media_type'),
@@ -132,6 +132,7 @@ export const petsContract = c.router({
     deprecated: true,
     responses: {
       200: PetSchema,
+      400: errorBodyWith('malformed_request'),
       404: errorBodyWith('not_found'),
     },
     metadata: { operationId: 'getPet', stability: 'deprecated' } satisfies RouteMetadata,

@@ -53,7 +53,7 @@ describe('client', () => {
     expectTypeOf<ClientInferRequest<ListPets>>().not.toHaveProperty('body');
     expectTypeOf<ClientInferResponseBody<ListPets, 200>>().toEqualTypeOf<Pet[]>();
     expectTypeOf<ClientInferResponseBody<ListPets, 400>>().toEqualTypeOf<
-      ErrorWith<'validation_failed'>
+      ErrorWith<'validation_failed' | 'malformed_request'>
     >();
   });
 
@@ -73,34 +73,37 @@ describe('client', () => {
   test('createPet: 201 body is Pet; 400 and 409 bodies carry their codes', () => {
     expectTypeOf<ClientInferResponseBody<CreatePet, 201>>().toEqualTypeOf<Pet>();
     expectTypeOf<ClientInferResponseBody<CreatePet, 400>>().toEqualTypeOf<
-      ErrorWith<'validation_failed' | 'malformed_json'>
+      ErrorWith<'validation_failed' | 'malformed_json' | 'malformed_request'>
     >();
     expectTypeOf<
       ClientInferResponseBody<CreatePet, 409>['code']
     >().toEqualTypeOf<'idempotency_key_reused'>();
   });
 
-  test('getPet: petId path param; 200 body is Pet; 404 body code is not_found', () => {
+  test('getPet: petId path param; 200 body is Pet; 404 body code is not_found; 400 only malformed_request', () => {
     expectTypeOf<ClientInferRequest<GetPet>['params']>().toEqualTypeOf<{
       petId: string | number;
     }>();
     expectTypeOf<ClientInferResponseBody<GetPet, 200>>().toEqualTypeOf<Pet>();
     expectTypeOf<ClientInferResponseBody<GetPet, 404>['code']>().toEqualTypeOf<'not_found'>();
+    expectTypeOf<
+      ClientInferResponseBody<GetPet, 400>['code']
+    >().toEqualTypeOf<'malformed_request'>();
   });
 
   test('every operation declares exactly its statuses (strict status codes)', () => {
     expectTypeOf<ClientInferResponses<ListPets>['status']>().toEqualTypeOf<
-      200 | 400 | 401 | 429 | 500 | 503
+      200 | 400 | 401 | 429 | 431 | 500 | 503
     >();
     expectTypeOf<ClientInferResponses<CreatePet>['status']>().toEqualTypeOf<
-      201 | 400 | 401 | 409 | 413 | 415 | 429 | 500 | 503
+      201 | 400 | 401 | 409 | 413 | 415 | 429 | 431 | 500 | 503
     >();
     expectTypeOf<ClientInferResponses<GetPet>['status']>().toEqualTypeOf<
-      200 | 401 | 404 | 429 | 500 | 503
+      200 | 400 | 401 | 404 | 429 | 431 | 500 | 503
     >();
   });
 
-  test('shared errors: 401 unauthorized; 429 rate_limited or temporarily_banned', () => {
+  test('shared errors: 401 unauthorized; 429 rate_limited or temporarily_banned; 431 headers_too_large', () => {
     expectTypeOf<ClientInferResponseBody<GetPet, 401>['code']>().toEqualTypeOf<'unauthorized'>();
     expectTypeOf<ClientInferResponseBody<ListPets, 429>['code']>().toEqualTypeOf<
       'rate_limited' | 'temporarily_banned'
@@ -111,6 +114,9 @@ describe('client', () => {
     expectTypeOf<
       ClientInferResponseBody<CreatePet, 503>['code']
     >().toEqualTypeOf<'service_unavailable'>();
+    expectTypeOf<
+      ClientInferResponseBody<GetPet, 431>['code']
+    >().toEqualTypeOf<'headers_too_large'>();
   });
 });
 
@@ -141,7 +147,7 @@ describe('server', () => {
       status: 404;
       body: { code: 'unauthorized'; message: string; status: 404 };
     }>().not.toExtend<GetPetResponse>();
-    expectTypeOf<{ status: 400; body: unknown }>().not.toExtend<GetPetResponse>();
+    expectTypeOf<{ status: 409; body: unknown }>().not.toExtend<GetPetResponse>();
     expectTypeOf<ServerInferResponseBody<CreatePet, 201>>().toEqualTypeOf<Pet>();
     expectTypeOf<ServerInferResponses<CreatePet, 201>>().toEqualTypeOf<{
       status: 201;
