@@ -231,6 +231,17 @@ const pgCode = (error) =>
   typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 
 /**
+ * Whether CREATE DATABASE failed because someone created that database meanwhile: PostgreSQL
+ * says so with duplicate_database, or, when both creations ran at once, with a unique violation
+ * on its own catalog.
+ * @param {unknown} error
+ */
+const createdConcurrently = (error) =>
+  pgCode(error) === '42P04' ||
+  (pgCode(error) === '23505' &&
+    /** @type {{ constraint?: unknown }} */ (error).constraint === 'pg_database_datname_index');
+
+/**
  * @param {string} url a postgres:// or postgresql:// URL
  * @param {object} [options]
  * @param {string} [options.shadowDatabaseUrl] the datasource's shadow database, wiped before use
@@ -333,8 +344,8 @@ export function postgresFlavor(url, { shadowDatabaseUrl } = {}) {
         ]);
         if (rowCount) return;
         await client.query(`CREATE DATABASE ${quoteIdentifier(databaseName)}`).catch((error) => {
-          // Created concurrently by someone else: fine.
-          if (pgCode(error) !== '42P04') throw error;
+          // Another instance starting at the same moment created it: fine.
+          if (!createdConcurrently(error)) throw error;
         });
       });
       return { databaseName };

@@ -114,6 +114,31 @@ async function readEngineWasm() {
 }
 
 /**
+ * The glue's imports, with every timer the engine sets unref'd. On PostgreSQL the engine sets a
+ * 10 s timer that it never clears, which kept a process that had finished migrating (the key
+ * command, a test) alive 10 s longer. A timer alone should not keep the process running:
+ * whatever the engine waits for besides (a socket) does that.
+ * @param {Record<string, unknown>} bindings
+ */
+function withUnrefTimers(bindings) {
+  return Object.fromEntries(
+    Object.entries(bindings).map(([name, binding]) => {
+      if (!name.startsWith('__wbg_setTimeout_') || typeof binding !== 'function') {
+        return [name, binding];
+      }
+      return [
+        name,
+        (/** @type {unknown[]} */ ...args) => {
+          const timer = binding(...args);
+          timer?.unref?.();
+          return timer;
+        },
+      ];
+    }),
+  );
+}
+
+/**
  * Instantiates the wasm engine once per process (its JS glue keeps the instance in a module
  * variable) and answers the engine's version. Node 20 cannot `import` a .wasm module.
  */
@@ -121,7 +146,7 @@ export function loadSchemaEngineWasm() {
   wasmVersion ??= (async () => {
     installPanicRegistry();
     const { instance } = await WebAssemblyApi.instantiate(await readEngineWasm(), {
-      './schema_engine_bg.js': wasmBindings,
+      './schema_engine_bg.js': withUnrefTimers(wasmBindings),
     });
     wasmBindings.__wbg_set_wasm(instance.exports);
     /** @type {() => void} */ (instance.exports.__wbindgen_start)();

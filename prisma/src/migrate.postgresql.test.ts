@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from './migrate.js';
 import {
@@ -12,6 +14,8 @@ import {
 } from './test-fixtures/postgres.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../postgresql/migrations', import.meta.url));
+const MIGRATE_MODULE = fileURLToPath(new URL('./migrate.ts', import.meta.url));
+const run = promisify(execFile);
 const committedMigrations = readdirSync(MIGRATIONS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
@@ -54,5 +58,30 @@ describe('migrateDatabase on PostgreSQL', () => {
     await migrateDatabase(postgresUrl(database));
     expect(await inspect()).toEqual(migrated);
     expect(await query(database, 'SELECT name FROM pets')).toEqual([{ name: 'Rex' }]);
+  });
+
+  it('leaves nothing behind that keeps a finished process alive', async () => {
+    // A process of its own, so that only what migrating left is there to see.
+    const script = `
+      const { migrateDatabase } = await import(${JSON.stringify(MIGRATE_MODULE)});
+      await migrateDatabase(${JSON.stringify(postgresUrl(database))});
+      console.log(JSON.stringify(process.getActiveResourcesInfo()));`;
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '--eval',
+      script,
+    ]);
+    expect(JSON.parse(stdout)).not.toContain('Timeout');
+  });
+
+  it('lets instances starting together on a new database all succeed, migrating it once', async () => {
+    expect(await databaseExists(database)).toBe(false);
+    await Promise.all(Array.from({ length: 4 }, () => migrateDatabase(postgresUrl(database))));
+    expect(await inspect()).toEqual({
+      tables: ['_prisma_migrations', 'api_keys', 'idempotency_records', 'pets', 'server_secrets'],
+      history: committedMigrations.map((name) => ({ name, finished: true })),
+    });
   });
 });

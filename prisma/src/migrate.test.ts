@@ -53,6 +53,15 @@ describe('migrateDatabase', () => {
     });
   });
 
+  it('lets instances starting together on a new file all succeed, migrating it once', async () => {
+    const file = join(folder, 'shared.db');
+    await Promise.all(Array.from({ length: 4 }, () => migrateDatabase(`file:${file}`)));
+    expect(await inspect(file)).toEqual({
+      tables: ['_prisma_migrations', 'api_keys', 'idempotency_records', 'pets', 'server_secrets'],
+      history: committedMigrations.map((name) => ({ name, finished: 1 })),
+    });
+  });
+
   it('is idempotent and keeps the data', async () => {
     const file = join(folder, 'twice.db');
     await migrateDatabase(`file:${file}`);
