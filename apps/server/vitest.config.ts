@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Cutting the database's network path only means something for a database behind one. */
 const POSTGRES_ONLY = ['test/database-outage.test.ts'];
-/** Another process holding the database file's write lock only means something for SQLite. */
-const SQLITE_ONLY = ['test/database-locked.test.ts'];
+/** A database file (locked by another process, gone bad under us) only means something for SQLite. */
+const SQLITE_ONLY = ['test/database-locked.test.ts', 'test/database-file-faults.test.ts'];
 
 export default defineConfig({
   test: {

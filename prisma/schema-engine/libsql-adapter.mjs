@@ -370,8 +370,13 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
       // when the garbage collector gets to them. Until then it must hold no lock: no open
       // transaction, and not the exclusive locking mode the schema engine migrates in (which
       // holds the file's lock until the next access after switching back).
-      if (database.inTransaction) database.exec('ROLLBACK');
-      database.exec('PRAGMA main.locking_mode = NORMAL; SELECT count(*) FROM sqlite_master;');
+      try {
+        if (database.inTransaction) database.exec('ROLLBACK');
+        database.exec('PRAGMA main.locking_mode = NORMAL; SELECT count(*) FROM sqlite_master;');
+      } catch {
+        // The file went bad under the connection (corrupt, unreadable): there is no lock to
+        // release in it, and closing is all that is left to do.
+      }
       database.close();
     },
   };
