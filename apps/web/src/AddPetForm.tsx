@@ -1,9 +1,10 @@
-import { PET_STATUSES, type Pet, type PetStatus } from '@animal-store/contract';
+import type { Pet, PetStatus } from '@animal-store/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { fieldDetails, isUnauthorized, tsr } from './api';
 import { PETS_QUERY_KEY } from './Catalogue';
 import { ProblemNotice } from './ProblemNotice';
+import { StatusOptions } from './StatusOptions';
 import {
   checkNewPet,
   type Field,
@@ -192,12 +193,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
             aria-invalid={errors.status !== undefined}
             aria-describedby={describedBy('status')}
           >
-            {PET_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value[0]?.toUpperCase()}
-                {value.slice(1)}
-              </option>
-            ))}
+            <StatusOptions />
           </select>
           {errors.status && (
             <p id={ids.statusError} className="field-error">

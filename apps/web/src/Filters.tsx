@@ -1,6 +1,7 @@
 import { PAGE_SIZE, PET_STATUSES, type PetStatus } from '@animal-store/contract';
 import { useEffect, useId, useState } from 'react';
 import { useDebouncedValue } from './hooks/useDebouncedValue';
+import { StatusOptions } from './StatusOptions';
 
 export function isStatus(value: string): value is PetStatus {
   return (PET_STATUSES as readonly string[]).includes(value);
@@ -53,12 +54,7 @@ export function Filters({ status, pageSize, onStatus, onPageSize }: FiltersProps
           onChange={(event) => setStatusChoice(event.target.value)}
         >
           <option value="">All</option>
-          {PET_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {value[0]?.toUpperCase()}
-              {value.slice(1)}
-            </option>
-          ))}
+          <StatusOptions />
         </select>
       </div>
       <div className="field field-inline">

@@ -8,6 +8,7 @@ import {
   addForm,
   catalogue,
   focused,
+  numberedAnimals,
   openPage,
   rows,
   seed,
@@ -20,15 +21,7 @@ let key: string;
 beforeAll(async () => {
   app = await startApp('keyboard');
   key = (await app.createKeyWithId()).key;
-  await seed(
-    app,
-    key,
-    Array.from({ length: 25 }, (_, index) => ({
-      name: `Animal ${String(index + 1).padStart(2, '0')}`,
-      categoryId: 1,
-      status: 'available' as const,
-    })),
-  );
+  await seed(app, key, numberedAnimals(25));
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import {
   addForm,
   catalogue,
   focused,
+  numberedAnimals,
   openPage,
   rows,
   seed,
@@ -25,11 +26,7 @@ beforeAll(async () => {
   await seed(
     app,
     key,
-    Array.from({ length: 12 }, (_, index) => ({
-      name: `Animal ${String(index + 1).padStart(2, '0')}`,
-      categoryId: 1,
-      status: index % 2 === 0 ? ('available' as const) : ('sold' as const),
-    })),
+    numberedAnimals(12, (index) => (index % 2 === 0 ? 'available' : 'sold')),
   );
 });
 

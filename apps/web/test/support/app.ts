@@ -120,6 +120,21 @@ export interface NewPet {
   status: 'available' | 'pending' | 'sold';
 }
 
+/**
+ * `count` animals named "Animal 01", "Animal 02"… in category 1, available unless `statusOf`
+ * says otherwise for an animal's index.
+ */
+export function numberedAnimals(
+  count: number,
+  statusOf: (index: number) => NewPet['status'] = () => 'available',
+): NewPet[] {
+  return Array.from({ length: count }, (_, index) => ({
+    name: `Animal ${String(index + 1).padStart(2, '0')}`,
+    categoryId: 1,
+    status: statusOf(index),
+  }));
+}
+
 export async function seed(app: AppUnderTest, key: string, pets: NewPet[]): Promise<void> {
   for (const pet of pets) {
     const response = await fetch(`${app.api.baseUrl}/v1/pets`, {
