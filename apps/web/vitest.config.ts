@@ -7,6 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/chromium.ts', 'test/support/build-app.ts'],
     testTimeout: 30_000,
+    // A page reacts when the browser gets to it: on a busy machine that can take seconds, so
+    // `expect.poll` waits as long as playwright's own actions do (10 s), not vitest's 1 s.
+    expect: { poll: { timeout: 10_000 } },
     // Each file has its own server and browser, and much of a browser test is waiting (the rate
     // limit's reset above all): more files at once than cores keeps the suite short.
     maxWorkers: 4,
