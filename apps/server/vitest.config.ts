@@ -14,7 +14,9 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? SQLITE_ONLY : POSTGRES_ONLY),
     ],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Many tests start processes (the server, the key command through tsx): with the web suite's
+    // browsers on the same two cores in CI, one such start can take ten times its quiet time.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });
