@@ -10,9 +10,10 @@ export default defineConfig({
     // A page reacts when the browser gets to it: on a busy machine that can take seconds, so
     // `expect.poll` waits as long as playwright's own actions do (10 s), not vitest's 1 s.
     expect: { poll: { timeout: 10_000 } },
-    // Each file has its own server and browser, and much of a browser test is waiting (the rate
-    // limit's reset above all): more files at once than cores keeps the suite short.
-    maxWorkers: 4,
+    // Each file has its own server and browser. One per core: in CI the server suite runs on the
+    // same two cores at the same time, and more browsers than that slowed every process start
+    // there several times over.
+    maxWorkers: 2,
     hookTimeout: 90_000,
   },
 });
