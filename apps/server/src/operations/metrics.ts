@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { contract } from '@animal-store/contract';
 import type { PoolStats, QueryEvent } from '@animal-store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PlanName } from '../limits/plans.js';
@@ -6,9 +7,7 @@ import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
 
 /** What a request was for: a contract operation, a probe or document, or nothing the server serves. */
 export type OperationName =
-  | 'listPets'
-  | 'getPet'
-  | 'createPet'
+  | keyof typeof contract.pets
   | 'healthz'
   | 'readyz'
   | 'openapi'
