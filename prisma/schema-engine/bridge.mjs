@@ -39,9 +39,16 @@ function logLine(level, message, errorCode) {
   process.stderr.write(`${JSON.stringify({ level, fields, target: 'schema_engine::logger' })}\n`);
 }
 
-/** @param {number} code */
+/**
+ * Ends the process with `code` once its output is written, by leaving the event loop nothing to
+ * do: `process.exit()` can deadlock while V8 compiles on its worker threads
+ * (nodejs/node#54918). Whatever still holds the loop 5 s later cannot stop the exit.
+ * @param {number} code
+ */
 function exitAfterOutput(code) {
-  process.stdout.write('', () => process.exit(code));
+  process.exitCode = code;
+  process.stdin.destroy();
+  setTimeout(() => process.exit(code), 5_000).unref();
 }
 
 /**

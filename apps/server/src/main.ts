@@ -5,6 +5,7 @@ import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
 import { databaseReady } from './operations/health.js';
 import { createMetricsServer, createServerMetrics } from './operations/metrics.js';
+import { exitWhenIdle } from './process-exit.js';
 import { closeGracefully, createApiServer, listen } from './server.js';
 
 const config = loadConfig();
@@ -71,16 +72,19 @@ async function shutdown(signal: NodeJS.Signals) {
   await Promise.all([db.$disconnect(), rateLimits.close()]);
   logger.info('stopped');
   // Log lines still buffered for stdout get a moment to reach it before the process exits.
-  await Promise.race([new Promise((resolve) => logger.flush(resolve)), delay(1_000)]);
+  await Promise.race([
+    new Promise((resolve) => logger.flush(resolve)),
+    delay(1_000, undefined, { ref: false }),
+  ]);
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     shutdown(signal).then(
-      () => process.exit(0),
+      () => exitWhenIdle(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exitWhenIdle(1);
       },
     );
   });

@@ -4,8 +4,17 @@
  * 503 while /healthz stays 200, and once the file is whole again the server serves again,
  * without a restart and with every acknowledged pet still there.
  */
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createRoomyKey,
+  killLeftoverServers,
+  type ServerProcess,
+  startServerProcess,
+} from './support/server-process.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /** The database file and the WAL files beside it, as SQLite keeps them. */
@@ -74,5 +83,73 @@ describe('SQLite file faults', () => {
       json: { name: 'Back', categoryId: 1 },
     });
     expect(res.status).toBe(201);
+  });
+});
+
+/**
+ * A full disk, for one process: with its file size limit (RLIMIT_FSIZE, set from outside with
+ * util-linux's `prlimit`) at 1 byte, every write that would grow a file past it fails with
+ * EFBIG, as writes on a full disk fail with ENOSPC. The soft limit alone changes, so any user
+ * may lift it again.
+ */
+async function limitFileSize(pid: number, bytes: number | 'unlimited'): Promise<void> {
+  await promisify(execFile)('prlimit', [`--pid=${pid}`, `--fsize=${bytes}:`]);
+}
+
+describe('SQLite on a full disk', () => {
+  let server: ServerProcess;
+  let key: string;
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.baseUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
+  const create = (name: string) =>
+    call('/v1/pets', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) });
+
+  beforeAll(async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    key = await createRoomyKey(databaseUrl);
+    server = await startServerProcess({ DATABASE_URL: databaseUrl });
+  });
+  afterAll(async () => {
+    killLeftoverServers();
+    await dropScratchDatabases();
+  });
+
+  it('answers 503 to writes while the disk is full, keeps serving reads, and writes again once there is room, nothing lost', async () => {
+    const acknowledged: Array<{ id: number; name: string }> = [];
+    for (const name of ['Rex', 'Tom']) {
+      const res = await create(name);
+      expect(res.status).toBe(201);
+      acknowledged.push(await res.json());
+    }
+    // Serving the first list stores the database's cursor key: a write, made once per database.
+    expect((await call('/v1/pets')).status).toBe(200);
+    const pid = server.child.pid as number;
+    await limitFileSize(pid, 1);
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const res = await create(`Lost ${attempt}`);
+        expect(res.status).toBe(503);
+        const body = await res.json();
+        expect(body).toMatchObject({ code: 'service_unavailable', status: 503 });
+        expect(body.message).not.toMatch(/sqlite|disk|full|prisma|EFBIG/i);
+      }
+      const list = await call('/v1/pets');
+      expect(list.status).toBe(200);
+      expect(await list.json()).toMatchObject(acknowledged);
+      expect((await call(`/v1/pets/${acknowledged[0]?.id}`)).status).toBe(200);
+      expect((await call('/healthz')).status).toBe(200);
+    } finally {
+      await limitFileSize(pid, 'unlimited');
+    }
+
+    const res = await create('Back');
+    expect(res.status).toBe(201);
+    acknowledged.push(await res.json());
+    const list = await call('/v1/pets');
+    expect(await list.json()).toEqual(acknowledged);
+    expect((await call('/readyz')).status).toBe(200);
   });
 });

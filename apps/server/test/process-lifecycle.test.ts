@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRoomyKey,
@@ -29,6 +30,52 @@ function createPet(baseUrl: string, key: string, name: string) {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     body: JSON.stringify({ name, categoryId: 1 }),
   });
+}
+
+/** What a create load saw: the pets acknowledged with 201, and every other outcome. */
+interface CreateLoad {
+  acknowledged: Map<number, string>;
+  outcomes: Array<number | 'connection failed'>;
+}
+
+/**
+ * `loops` clients, each creating pets one after another until its connection fails, as a busy
+ * caller would. `onAcknowledged` sees the running count of 201s.
+ */
+function createLoad(
+  baseUrl: string,
+  key: string,
+  loops: number,
+  onAcknowledged: (count: number) => void,
+): Promise<CreateLoad> {
+  const load: CreateLoad = { acknowledged: new Map(), outcomes: [] };
+  const loop = async (client: number) => {
+    for (let i = 0; ; i += 1) {
+      const name = `Load ${client}-${i}`;
+      try {
+        const res = await createPet(baseUrl, key, name);
+        load.outcomes.push(res.status);
+        if (res.status !== 201) return;
+        load.acknowledged.set(((await res.json()) as { id: number }).id, name);
+        onAcknowledged(load.acknowledged.size);
+      } catch {
+        load.outcomes.push('connection failed');
+        return;
+      }
+    }
+  };
+  return Promise.all(Array.from({ length: loops }, (_, client) => loop(client))).then(() => load);
+}
+
+/** Every pet in the database, by id, read straight from it. */
+async function storedPets(databaseUrl: string): Promise<Map<number, string>> {
+  const db = createPrismaClient(databaseUrl);
+  try {
+    const pets = await db.pet.findMany({ select: { id: true, name: true } });
+    return new Map(pets.map((pet) => [pet.id, pet.name]));
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 describe('Server process', () => {
@@ -90,5 +137,36 @@ describe('Server process', () => {
       // Every request either completed or was never accepted; none was cut off half-way.
       for (const status of statuses) expect([201, 'refused']).toContain(status);
     }
+  });
+
+  it('kill -9 in the middle of a create load loses no pet that got a 201', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl });
+    const load = await createLoad(server.baseUrl, key, 16, (count) => {
+      if (count === 200) server.child.kill('SIGKILL');
+    });
+    await server.exited;
+    expect(load.acknowledged.size).toBeGreaterThanOrEqual(200);
+    expect(load.outcomes).toContain('connection failed');
+    const stored = await storedPets(databaseUrl);
+    for (const [id, name] of load.acknowledged) expect(stored.get(id)).toBe(name);
+  });
+
+  it('SIGTERM under a create load: every accepted request finishes, new connections are refused, nothing acknowledged is lost', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl });
+    const load = await createLoad(server.baseUrl, key, 16, (count) => {
+      if (count === 200) server.child.kill('SIGTERM');
+    });
+    expect(await server.exited).toBe(0);
+    // Each loop ends on its first refused connection; nothing in between was a 5xx or cut off.
+    expect(load.outcomes.filter((outcome) => outcome !== 201)).toEqual(
+      Array.from({ length: 16 }, () => 'connection failed'),
+    );
+    const stored = await storedPets(databaseUrl);
+    for (const [id, name] of load.acknowledged) expect(stored.get(id)).toBe(name);
+    expect(stored.size).toBe(load.acknowledged.size);
   });
 });

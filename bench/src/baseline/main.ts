@@ -35,7 +35,8 @@ server.listen(Number(required('PORT')), process.env.HOST ?? '127.0.0.1');
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    // Exits once the last connection is gone; process.exit() can deadlock (nodejs/node#54918).
+    server.close();
     server.closeIdleConnections();
   });
 }

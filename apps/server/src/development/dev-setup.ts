@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DATA_FOLDER, loadConfig } from '../config.js';
 import { createApiKeyStore, hashSecret } from '../keys/api-key-store.js';
 import { createPetStore } from '../pets/pet-store.js';
+import { exitWhenIdle } from '../process-exit.js';
 
 const DEV_KEY_FILE = join(DATA_FOLDER, 'dev-api-key.json');
 
@@ -87,5 +88,4 @@ try {
 } finally {
   await db.$disconnect();
 }
-// The PostgreSQL migrator leaves a timer behind (see the key command): end once stdout is flushed.
-process.stdout.write('', () => process.exit(0));
+exitWhenIdle(0);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createPrismaClient, migrateDatabase } from '@animal-store/db';
 import { loadConfig } from '../config.js';
 import { PLAN_NAMES, type PlanName } from '../limits/plans.js';
+import { exitWhenIdle } from '../process-exit.js';
 import { type ApiKeyInfo, createApiKeyStore, type NewApiKey } from './api-key-store.js';
 
 const USAGE = `Usage:
@@ -134,17 +135,12 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-/** Exits once stdout is flushed: a database pool must not keep a finished command waiting. */
-function exitWhenFlushed(code: number): void {
-  process.stdout.write('', () => process.exit(code));
-}
-
 run(process.argv.slice(2)).then(
-  () => exitWhenFlushed(0),
+  () => exitWhenIdle(0),
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     // One line, so scripts can show it as is; `keys --help` has the usage.
     process.stderr.write(`keys: ${message.split('\n')[0]} (see keys --help)\n`);
-    exitWhenFlushed(1);
+    exitWhenIdle(1);
   },
 );
