@@ -14,7 +14,15 @@ const SHED_REPORT_INTERVAL_MS = 5_000;
  * a slow log collector costs log lines (shed, counted and reported), never unbounded memory.
  */
 export function boundedStdout(maxBytes = DEFAULT_LOG_BUFFER_BYTES): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, maxLength: maxBytes });
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: maxBytes });
+  // A failed write (stdout a file on a full disk) must not end the process, as pino's rethrow
+  // would: the lines wait in the buffer for the next write, and past its limit they are shed and
+  // counted. At exit, pino flushes in a loop that never gives up on such an error, so that last
+  // flush is skipped once a write has failed, as pino itself does for a closed pipe.
+  destination.on('error', () => {
+    destination.flushSync = () => {};
+  });
+  return destination;
 }
 
 /** Says, every few seconds, how many lines `destination` shed (its `drop` events) since the last time. */

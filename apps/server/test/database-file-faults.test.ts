@@ -4,10 +4,9 @@
  * 503 while /healthz stays 200, and once the file is whole again the server serves again,
  * without a restart and with every acknowledged pet still there.
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limitFileSize } from './support/file-size-limit.js';
 import {
   createRoomyKey,
   killLeftoverServers,
@@ -85,16 +84,6 @@ describe('SQLite file faults', () => {
     expect(res.status).toBe(201);
   });
 });
-
-/**
- * A full disk, for one process: with its file size limit (RLIMIT_FSIZE, set from outside with
- * util-linux's `prlimit`) at 1 byte, every write that would grow a file past it fails with
- * EFBIG, as writes on a full disk fail with ENOSPC. The soft limit alone changes, so any user
- * may lift it again.
- */
-async function limitFileSize(pid: number, bytes: number | 'unlimited'): Promise<void> {
-  await promisify(execFile)('prlimit', [`--pid=${pid}`, `--fsize=${bytes}:`]);
-}
 
 describe('SQLite on a full disk', () => {
   let server: ServerProcess;

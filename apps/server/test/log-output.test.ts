@@ -3,9 +3,14 @@
  * stdout does not keep up, log output beyond a bounded buffer is shed, and what was shed is
  * counted and reported once the output flows again.
  */
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { limitFileSize } from './support/file-size-limit.js';
 import {
   createRoomyKey,
   killLeftoverServers,
@@ -67,5 +72,39 @@ describe('Log output', () => {
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it('keeps serving while stdout cannot be written (a log file on a full disk), logs again once it can, and still exits cleanly', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'animal-store-log-'));
+    try {
+      const databaseUrl = await scratchDatabaseUrl();
+      const key = await createRoomyKey(databaseUrl);
+      const logFile = join(folder, 'server.log');
+      const descriptor = openSync(logFile, 'w');
+      const server = await startServerProcess(
+        { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
+        { stdout: descriptor },
+      );
+      closeSync(descriptor);
+      const list = () =>
+        fetch(`${server.baseUrl}/v1/pets`, { headers: { authorization: `Bearer ${key}` } });
+      // The first list stores the database's cursor key: a write the full disk would refuse.
+      expect((await list()).status).toBe(200);
+      const pid = server.child.pid as number;
+
+      await limitFileSize(pid, 1);
+      for (let i = 0; i < 20; i += 1) expect((await list()).status).toBe(200);
+      await limitFileSize(pid, 'unlimited');
+      const sizeBefore = (await readFile(logFile)).length;
+      expect((await list()).status).toBe(200);
+      await expect
+        .poll(async () => (await readFile(logFile)).length, { timeout: 10_000 })
+        .toBeGreaterThan(sizeBefore);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

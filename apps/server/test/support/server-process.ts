@@ -27,7 +27,7 @@ export function killLeftoverServers(): void {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { stdout?: 'ignore' | 'pipe' } = {},
+  options: { stdout?: 'ignore' | 'pipe' | number } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
