@@ -5,6 +5,7 @@
  * without a restart and with every acknowledged pet still there.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import type { ErrorBody, Pet } from '@animal-store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitFileSize } from './support/file-size-limit.js';
 import {
@@ -107,11 +108,11 @@ describe('SQLite on a full disk', () => {
   });
 
   it('answers 503 to writes while the disk is full, keeps serving reads, and writes again once there is room, nothing lost', async () => {
-    const acknowledged: Array<{ id: number; name: string }> = [];
+    const acknowledged: Pet[] = [];
     for (const name of ['Rex', 'Tom']) {
       const res = await create(name);
       expect(res.status).toBe(201);
-      acknowledged.push(await res.json());
+      acknowledged.push((await res.json()) as Pet);
     }
     // Serving the first list stores the database's cursor key: a write, made once per database.
     expect((await call('/v1/pets')).status).toBe(200);
@@ -121,7 +122,7 @@ describe('SQLite on a full disk', () => {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const res = await create(`Lost ${attempt}`);
         expect(res.status).toBe(503);
-        const body = await res.json();
+        const body = (await res.json()) as ErrorBody;
         expect(body).toMatchObject({ code: 'service_unavailable', status: 503 });
         expect(body.message).not.toMatch(/sqlite|disk|full|prisma|EFBIG/i);
       }
@@ -136,7 +137,7 @@ describe('SQLite on a full disk', () => {
 
     const res = await create('Back');
     expect(res.status).toBe(201);
-    acknowledged.push(await res.json());
+    acknowledged.push((await res.json()) as Pet);
     const list = await call('/v1/pets');
     expect(await list.json()).toEqual(acknowledged);
     expect((await call('/readyz')).status).toBe(200);
