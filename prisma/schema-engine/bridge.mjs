@@ -46,9 +46,10 @@ function logLine(level, message, errorCode) {
  * @param {number} code
  */
 function exitAfterOutput(code) {
-  process.exitCode = code;
+  // The first reason to exit wins: a panic's 101 over the clean close it leads to.
+  process.exitCode ??= code;
   process.stdin.destroy();
-  setTimeout(() => process.exit(code), 5_000).unref();
+  setTimeout(() => process.exit(), 5_000).unref();
 }
 
 /**

@@ -12,6 +12,8 @@
  * @import { ColumnType, IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction } from '@prisma/driver-adapter-utils'
  * @import { Statement } from 'libsql'
  */
+
+import { statSync } from 'node:fs';
 import { ColumnTypeEnum, DriverAdapterError } from '@prisma/driver-adapter-utils';
 import Database from 'libsql';
 
@@ -383,30 +385,115 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
 }
 
 /**
+ * The database file's identity: which file the path names now, or undefined when none.
+ * @param {string} path
+ */
+function fileAt(path) {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats && `${stats.dev}:${stats.ino}`;
+}
+
+/** SQLITE_CANTOPEN, as SQLite answers when a database file cannot be opened. */
+const SQLITE_CANTOPEN = 14;
+
+/**
+ * A connection that follows the file at `path` rather than the file it first opened. An open
+ * file that is deleted keeps serving its unnamed inode, where every write is lost on the next
+ * start; a file replaced by another (a backup moved into place) would be ignored. So before each
+ * query and transaction: while no file is at `path`, the query fails as SQLite fails to open a
+ * database; once another file is there, the connection to the old one is closed and one to the
+ * new one opened. A backup to move into place is one file (`VACUUM INTO`, `.backup`): the old
+ * connection's WAL files go with it.
+ * @param {string} path
+ * @param {() => Promise<SqlDriverAdapter>} open
+ * @returns {Promise<SqlDriverAdapter>}
+ */
+async function fileFollowingConnection(path, open) {
+  /** @type {SqlDriverAdapter | undefined} undefined while a file is being (re)opened or failed to */
+  let connection = await open();
+  let openedFile = fileAt(path);
+  /** @type {Promise<SqlDriverAdapter> | undefined} */
+  let switching;
+
+  /** @param {string} file */
+  const switchTo = async (file) => {
+    // The `-wal` and `-shm` files beside the path still belong to the old file, and the new
+    // connection would read the old file's pages from them. So the old connection first moves
+    // every page of its WAL into the old file and empties the WAL: libsql closes a connection
+    // only once the garbage collector has its statements, too late to leave that to the close.
+    const replaced = connection;
+    connection = undefined;
+    await replaced
+      ?.queryRaw({ sql: 'PRAGMA wal_checkpoint(TRUNCATE)', args: [], argTypes: [] })
+      .catch(() => {
+        // The old file went bad (corrupt, unreadable): its pages are lost either way.
+      });
+    await replaced?.dispose();
+    const opened = await open();
+    connection = opened;
+    openedFile = file;
+    return opened;
+  };
+
+  /** @returns {Promise<SqlDriverAdapter>} */
+  const current = async () => {
+    if (switching) return switching;
+    const file = fileAt(path);
+    if (file === undefined) {
+      throw new DriverAdapterError({
+        kind: 'sqlite',
+        extendedCode: SQLITE_CANTOPEN,
+        message: `the database file ${path} is gone`,
+        originalCode: String(SQLITE_CANTOPEN),
+        originalMessage: 'unable to open database file',
+      });
+    }
+    if (connection && file === openedFile) return connection;
+    switching = switchTo(file).finally(() => {
+      switching = undefined;
+    });
+    return switching;
+  };
+
+  return {
+    provider: 'sqlite',
+    adapterName: ADAPTER_NAME,
+    queryRaw: async (query) => (await current()).queryRaw(query),
+    executeRaw: async (query) => (await current()).executeRaw(query),
+    executeScript: async (script) => (await current()).executeScript(script),
+    startTransaction: async (isolationLevel) => (await current()).startTransaction(isolationLevel),
+    dispose: async () => {
+      await connection?.dispose();
+    },
+  };
+}
+
+/**
  * The driver adapter of the server's Prisma client: one connection to the database file `path`,
  * in WAL mode (readers and a second process do not block on writers) with every commit synced
- * to disk before it is acknowledged.
+ * to disk before it is acknowledged, following the file at `path` if it is deleted or replaced.
  * @param {string} path
  * @param {{ busyTimeoutMs: number }} options
  * @returns {SqlDriverAdapterFactory}
  */
 export function libsqlAdapterFactory(path, options) {
+  const open = async () => {
+    const connection = openLibsqlConnection(path, options);
+    const pragma = (/** @type {string} */ sql) =>
+      connection.queryRaw({ sql, args: [], argTypes: [] });
+    const { rows } = await pragma('PRAGMA journal_mode = WAL');
+    const mode = String(rows[0]?.[0]);
+    if (mode !== 'wal' && mode !== 'memory') {
+      await connection.dispose();
+      throw new Error(`SQLite database ${path} refused WAL mode; its journal mode is "${mode}".`);
+    }
+    // FULL (libsql's default, made explicit): a commit is on disk before it is acknowledged.
+    await pragma('PRAGMA synchronous = FULL');
+    return connection;
+  };
   return {
     provider: 'sqlite',
     adapterName: ADAPTER_NAME,
-    connect: async () => {
-      const connection = openLibsqlConnection(path, options);
-      const pragma = (/** @type {string} */ sql) =>
-        connection.queryRaw({ sql, args: [], argTypes: [] });
-      const { rows } = await pragma('PRAGMA journal_mode = WAL');
-      const mode = String(rows[0]?.[0]);
-      if (mode !== 'wal' && mode !== 'memory') {
-        await connection.dispose();
-        throw new Error(`SQLite database ${path} refused WAL mode; its journal mode is "${mode}".`);
-      }
-      // FULL (libsql's default, made explicit): a commit is on disk before it is acknowledged.
-      await pragma('PRAGMA synchronous = FULL');
-      return connection;
-    },
+    connect: () => (path === ':memory:' ? open() : fileFollowingConnection(path, open)),
   };
 }

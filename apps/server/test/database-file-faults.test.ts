@@ -4,7 +4,7 @@
  * 503 while /healthz stays 200, and once the file is whole again the server serves again,
  * without a restart and with every acknowledged pet still there.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { ErrorBody, Pet } from '@animal-store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitFileSize } from './support/file-size-limit.js';
@@ -83,6 +83,68 @@ describe('SQLite file faults', () => {
       json: { name: 'Back', categoryId: 1 },
     });
     expect(res.status).toBe(201);
+  });
+});
+
+describe('SQLite file deleted or replaced', () => {
+  let api: TestServer;
+  let file: string;
+  const acknowledged: Pet[] = [];
+
+  const create = async (name: string) => {
+    const res = await api.request('/v1/pets', { method: 'POST', json: { name, categoryId: 1 } });
+    if (res.status === 201) acknowledged.push((await res.json()) as Pet);
+    return res;
+  };
+  const listedPets = async () => (await (await api.request('/v1/pets?limit=100')).json()) as Pet[];
+  /** A one-file copy of the database as it is now, as `VACUUM INTO` makes a backup. */
+  const backUp = async (to: string) => {
+    await rm(to, { force: true });
+    await api.db.$executeRawUnsafe(`VACUUM INTO '${to}'`);
+  };
+
+  beforeAll(async () => {
+    api = await startTestServer();
+    file = api.databaseUrl.slice('file:'.length);
+  });
+  afterAll(() => api?.close());
+
+  it('answers 503 while the database file is deleted, tells /readyz, and serves again once a backup is back in place, nothing lost', async () => {
+    for (const name of ['Rex', 'Tom']) expect((await create(name)).status).toBe(201);
+    const backup = `${file}.backup`;
+    await backUp(backup);
+    await rm(file);
+
+    for (const res of [
+      await api.request('/v1/pets'),
+      await api.request(`/v1/pets/${acknowledged[0]?.id}`),
+      await create('Lost'),
+    ]) {
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as ErrorBody;
+      expect(body).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(body.message).not.toMatch(/sqlite|file|gone|open|prisma/i);
+    }
+    expect((await api.request('/readyz', { apiKey: null })).status).toBe(503);
+    expect((await api.request('/healthz', { apiKey: null })).status).toBe(200);
+
+    await copyFile(backup, file);
+    expect((await api.request('/readyz', { apiKey: null })).status).toBe(200);
+    expect(await listedPets()).toEqual(acknowledged);
+    expect((await create('Back')).status).toBe(201);
+    expect(await listedPets()).toEqual(acknowledged);
+  });
+
+  it('follows a database file replaced by rename: it serves the file now at the path, and writes go there', async () => {
+    const backup = `${file}.backup`;
+    await backUp(backup);
+    const inBackup = [...acknowledged];
+    expect((await create('After the backup')).status).toBe(201);
+
+    await rename(backup, file);
+    expect(await listedPets()).toEqual(inBackup);
+    expect((await create('Into the restored file')).status).toBe(201);
+    expect(await listedPets()).toEqual([...inBackup, acknowledged.at(-1)]);
   });
 });
 
