@@ -10,7 +10,10 @@ import { observedAdapterFactory, type QueryObserver } from './observed-adapter.j
 /**
  * The Prisma client of the animal store's database. One type for both databases: the SQLite
  * and PostgreSQL schemas define the same models (the no-drift test in schema-drift.test.ts
- * fails when they differ), so their generated clients have the same model API.
+ * fails when they differ), so their generated clients have the same model API. One exception,
+ * named in that test: `Pet.id` is an Int on SQLite (Prisma cannot autoincrement a BigInt id
+ * there) and a BigInt on PostgreSQL, so where this type says `number`, a PostgreSQL client
+ * returns a `bigint`. Read Pet ids through `Number()`; any id is accepted as an input.
  */
 export type DatabaseClient = PrismaClient;
 
@@ -96,8 +99,9 @@ export function createPrismaClient(
   const client = new PostgresPrismaClient({
     adapter: observed(postgresAdapterFactory(databaseUrl, pool)),
   }) as unknown as DatabaseClient;
-  // The two generated clients differ only in their provider-specific internals; their model
-  // API is the same because the schemas' models are (guarded by the no-drift test).
+  // The two generated clients differ only in their provider-specific internals and in Pet.id
+  // (see DatabaseClient); their model API is the same because the schemas' models are (guarded
+  // by the no-drift test).
   pools.set(client, pool);
   return client;
 }

@@ -1,16 +1,45 @@
 import { createHash } from 'node:crypto';
 import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeys } from './support/server-process.js';
+import { killLeftoverServers, runKeys, startServerProcess } from './support/server-process.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 
 let databaseUrl: string;
 beforeAll(async () => {
   databaseUrl = await scratchDatabaseUrl();
 });
-afterAll(() => dropScratchDatabases());
+afterAll(async () => {
+  killLeftoverServers();
+  await dropScratchDatabases();
+});
 
 const keys = (...args: string[]) => runKeys(databaseUrl, args);
+
+const LARGEST = Number.MAX_SAFE_INTEGER;
+
+interface CreatedKey {
+  id: string;
+  key: string;
+  perMinute: number;
+  perDay: number;
+}
+
+async function createEnterpriseKey(perMinute: string, perDay: string): Promise<CreatedKey> {
+  const result = await keys(
+    'create',
+    '--label',
+    'enterprise',
+    '--plan',
+    'enterprise',
+    '--per-minute',
+    perMinute,
+    '--per-day',
+    perDay,
+    '--json',
+  );
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
 
 function expectOneLineError(result: Awaited<ReturnType<typeof keys>>, pattern: RegExp) {
   expect(result.status).not.toBe(0);
@@ -87,8 +116,69 @@ describe('The key command', () => {
         '--per-day',
         '10',
       ),
-      /positive whole number/,
+      /--per-minute must be a whole number from 1 to 9007199254740991/,
     );
+  });
+
+  it('enterprise limits are whole numbers up to 2^53 − 1, exactly as a key then works with them', async () => {
+    const vast = await createEnterpriseKey('9007199254740991', '100000000000');
+    const largest = await createEnterpriseKey('9007199254740991', '9007199254740991');
+    expect(vast).toMatchObject({ perMinute: LARGEST, perDay: 100_000_000_000 });
+    expect(largest).toMatchObject({ perMinute: LARGEST, perDay: LARGEST });
+    const listed = JSON.parse((await keys('list', '--json')).stdout).keys;
+    for (const key of [vast, largest]) {
+      expect(listed.find(({ id }: { id: string }) => id === key.id)).toMatchObject({
+        perMinute: key.perMinute,
+        perDay: key.perDay,
+      });
+    }
+
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl });
+    try {
+      // The headers describe the window with fewer requests left: the day for `vast`, the
+      // minute for `largest` (a tie).
+      for (const [key, limit] of [
+        [vast, '100000000000'],
+        [largest, '9007199254740991'],
+      ] as const) {
+        const res = await fetch(`${server.baseUrl}/v1/pets`, {
+          headers: { authorization: `Bearer ${key.key}` },
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-ratelimit-limit')).toBe(limit);
+        expect(res.headers.get('x-ratelimit-remaining')).toBe(String(BigInt(limit) - 1n));
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('enterprise limits out of range or not whole numbers are refused, naming the range', async () => {
+    const create = (perMinute: string, perDay: string) =>
+      keys(
+        'create',
+        '--label',
+        'x',
+        '--plan',
+        'enterprise',
+        '--per-minute',
+        perMinute,
+        '--per-day',
+        perDay,
+      );
+    for (const value of ['9007199254740992', '0', '1.5', '-3', '1e6', ' 5', '']) {
+      expectOneLineError(
+        await create('10', value),
+        /--per-day must be a whole number from 1 to 9007199254740991/,
+      );
+    }
+    for (const value of ['99999999999999999999', '-1']) {
+      expectOneLineError(
+        await create(value, '10'),
+        /--per-minute must be a whole number from 1 to 9007199254740991/,
+      );
+    }
   });
 
   it('other plans refuse --per-minute and --per-day', async () => {
@@ -150,7 +240,10 @@ describe('The key command', () => {
     try {
       const row = await db.apiKey.findUniqueOrThrow({ where: { id } });
       expect(row.secretHash).toBe(createHash('sha256').update(key).digest('hex'));
-      expect(JSON.stringify(row)).not.toContain(key);
+      const text = JSON.stringify(row, (_key, value) =>
+        typeof value === 'bigint' ? String(value) : value,
+      );
+      expect(text).not.toContain(key);
     } finally {
       await db.$disconnect();
     }

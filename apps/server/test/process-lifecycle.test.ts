@@ -72,7 +72,8 @@ async function storedPets(databaseUrl: string): Promise<Map<number, string>> {
   const db = createPrismaClient(databaseUrl);
   try {
     const pets = await db.pet.findMany({ select: { id: true, name: true } });
-    return new Map(pets.map((pet) => [pet.id, pet.name]));
+    // Number(): PostgreSQL's client reads Pet ids as bigints (see @animal-store/db).
+    return new Map(pets.map((pet) => [Number(pet.id), pet.name]));
   } finally {
     await db.$disconnect();
   }

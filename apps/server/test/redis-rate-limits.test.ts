@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
+import { dayWindow, minuteWindow } from '../src/limits/windows.js';
 import { createLogger } from '../src/logger.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 import { startRedisServer } from './support/redis-process.js';
@@ -92,6 +93,35 @@ describe('Rate limits in Redis, across instances', () => {
       expect(responses.filter((res) => res.status === 200).length).toBe(60);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('Limits up to 2^53 − 1 in Redis', () => {
+  it('are held exactly: the last request within them is allowed, the next refused', async () => {
+    const keyPrefix = `test:${randomUUID()}:`;
+    const rateLimits = new RedisRateLimitStore(SHARED_REDIS_URL, createLogger('silent'), {
+      keyPrefix,
+    });
+    const redis = new Redis(SHARED_REDIS_URL, { keyPrefix });
+    try {
+      expect(await rateLimits.connected()).toBe(true);
+      const nowMs = Date.UTC(2026, 2, 10, 12, 0, 30);
+      const largest = Number.MAX_SAFE_INTEGER;
+      const subject = 'key:vast';
+      const request = { subject, quota: { perMinute: largest, perDay: largest }, nowMs };
+      // One request left in both windows, set under the store's own key names: counting up
+      // there would take a while.
+      for (const window of [`m:${minuteWindow(nowMs).index}`, `d:${dayWindow(nowMs).index}`]) {
+        await redis.set(`rl:{${subject}}:${window}`, String(largest - 1), 'EX', 60);
+      }
+      const full = { minuteUsed: largest, dayUsed: largest };
+      expect(await rateLimits.admit(request)).toEqual({ outcome: 'allowed', ...full });
+      expect(await rateLimits.admit(request)).toEqual({ outcome: 'limited', ...full });
+      expect(await rateLimits.peek(request)).toEqual({ outcome: 'limited', ...full });
+    } finally {
+      redis.disconnect();
+      await rateLimits.close();
     }
   });
 });

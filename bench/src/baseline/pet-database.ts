@@ -60,9 +60,6 @@ const PET_COLUMNS = 'id, name, category_id AS categoryId, status';
 /** Idempotency records are kept a day, as the interface promises. */
 const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** Pet ids are 32-bit on the server's PostgreSQL schema: a larger id names no pet. */
-const MAX_STORED_PET_ID = 2 ** 31 - 1;
-
 /**
  * As the server stores names: NUL escaped as `\0` and `\` as `\\`, because SQLite text read
  * through libsql ends at a NUL.
@@ -114,7 +111,6 @@ export function openPetDatabase(path: string) {
   };
 
   function findPet(id: number): Pet | undefined {
-    if (id > MAX_STORED_PET_ID) return undefined;
     const row = statements.findPet.get(id);
     return row ? toPet(row) : undefined;
   }

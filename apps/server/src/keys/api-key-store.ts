@@ -25,12 +25,21 @@ const KEY_COLUMNS = {
 
 type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof KEY_COLUMNS }>;
 
+/**
+ * The limits are BigInt columns, read as bigints; as numbers they compare with the counters and
+ * print in headers and JSON (which throws on a bigint). Exact: the key command stores none above
+ * 2^53 − 1.
+ */
+function quotaOf(row: Pick<KeyRow, 'perMinute' | 'perDay'>): Quota {
+  return { perMinute: Number(row.perMinute), perDay: Number(row.perDay) };
+}
+
 function toInfo(row: KeyRow): ApiKeyInfo {
   return {
     id: row.id,
     label: row.label,
     plan: row.plan as PlanName,
-    quota: { perMinute: row.perMinute, perDay: row.perDay },
+    quota: quotaOf(row),
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
   };

@@ -30,11 +30,41 @@ type Options = ReturnType<
   typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
 >['values'];
 
-function positiveInteger(flag: string, value: string | undefined): number {
+/**
+ * An enterprise limit: any count of requests, up to the largest integer JSON (the `--json`
+ * output, the rate-limit headers) carries exactly. The columns are 64-bit.
+ */
+const LIMIT_RANGE = { min: 1, max: Number.MAX_SAFE_INTEGER } as const;
+
+function limitFlag(flag: string, value: string | undefined): number {
   if (value === undefined) throw new UsageError(`--${flag} is required for the enterprise plan`);
-  if (!/^[1-9][0-9]{0,9}$/.test(value))
-    throw new UsageError(`--${flag} must be a positive whole number`);
-  return Number(value);
+  // Decimal digits only: Number() would also read "1e6", "0x10" or " 5" as counts.
+  const limit = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(limit) || limit < LIMIT_RANGE.min) {
+    throw new UsageError(
+      `--${flag} must be a whole number from ${LIMIT_RANGE.min} to ${LIMIT_RANGE.max}`,
+    );
+  }
+  return limit;
+}
+
+const LIMIT_FLAGS = ['--per-minute', '--per-day'];
+
+/**
+ * parseArgs takes the `-3` of `--per-day -3` for a flag and refuses it as ambiguous: attached
+ * to its flag, a negative limit is refused for its range, like any other out of range.
+ */
+function withNegativeLimitsAttached(argv: string[]): string[] {
+  const args: string[] = [];
+  for (const arg of argv) {
+    const flag = args.at(-1);
+    if (flag !== undefined && LIMIT_FLAGS.includes(flag) && /^-[0-9.]/.test(arg)) {
+      args[args.length - 1] = `${flag}=${arg}`;
+    } else {
+      args.push(arg);
+    }
+  }
+  return args;
 }
 
 function newKeyFrom(options: Options): NewApiKey {
@@ -54,8 +84,8 @@ function newKeyFrom(options: Options): NewApiKey {
     return { label, plan: plan as Exclude<PlanName, 'enterprise'> };
   }
   const quota = {
-    perMinute: positiveInteger('per-minute', options['per-minute']),
-    perDay: positiveInteger('per-day', options['per-day']),
+    perMinute: limitFlag('per-minute', options['per-minute']),
+    perDay: limitFlag('per-day', options['per-day']),
   };
   return { label, plan, quota };
 }
@@ -69,7 +99,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function run(argv: string[]): Promise<void> {
   const { values: options, positionals } = parseArgs({
-    args: argv,
+    args: withNegativeLimitsAttached(argv),
     options: OPTIONS,
     allowPositionals: true,
     strict: true,

@@ -29,9 +29,19 @@ function toRow(pet: Omit<Pet, 'id'>) {
   return { name: toStoredName(pet.name), categoryId: BigInt(pet.categoryId), status: pet.status };
 }
 
+/**
+ * A Pet id as the wire carries it. The client type says number, as the SQLite client reads it,
+ * but the PostgreSQL client reads a bigint (Pet.id is the one field the two schemas type apart,
+ * see @animal-store/db), and JSON.stringify throws on a bigint. Exact: the databases create no
+ * id above 2^53 − 1.
+ */
+function petIdOf(id: number | bigint): number {
+  return Number(id);
+}
+
 function toPet(row: PetRow): Pet {
   return {
-    id: row.id,
+    id: petIdOf(row.id),
     name: fromStoredName(row.name),
     categoryId: Number(row.categoryId),
     status: row.status as PetStatus,
@@ -49,9 +59,6 @@ export type IdempotentCreateResult =
   | { outcome: 'replayed'; pet: Pet }
   | { outcome: 'conflict' };
 
-/** Pet ids are `Int` columns (32-bit on PostgreSQL): a larger id names no pet. */
-const MAX_STORED_PET_ID = 2 ** 31 - 1;
-
 /** Idempotency records are kept a day, as the interface promises, and purged lazily after that. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -64,7 +71,6 @@ function isUniqueViolation(error: unknown): boolean {
 /** Every database call the pets operations make. */
 export function createPetStore(db: DatabaseClient) {
   async function findPet(id: number): Promise<Pet | undefined> {
-    if (id > MAX_STORED_PET_ID) return undefined;
     const row = await db.pet.findUnique({ where: { id }, select: PET_COLUMNS });
     return row ? toPet(row) : undefined;
   }
@@ -99,7 +105,7 @@ export function createPetStore(db: DatabaseClient) {
     if (!record || Date.now() - record.createdAt.getTime() > IDEMPOTENCY_RETENTION_MS)
       return undefined;
     if (record.requestHash !== claim.requestHash) return { outcome: 'conflict' };
-    const pet = await findPet(record.petId);
+    const pet = await findPet(petIdOf(record.petId));
     return pet ? { outcome: 'replayed', pet } : undefined;
   }
 
