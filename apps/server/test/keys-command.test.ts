@@ -24,19 +24,21 @@ interface CreatedKey {
   perDay: number;
 }
 
+/** `keys create` for an enterprise key with these limits, as typed. */
+const enterpriseKeyArgs = (perMinute: string, perDay: string) => [
+  'create',
+  '--label',
+  'enterprise',
+  '--plan',
+  'enterprise',
+  '--per-minute',
+  perMinute,
+  '--per-day',
+  perDay,
+];
+
 async function createEnterpriseKey(perMinute: string, perDay: string): Promise<CreatedKey> {
-  const result = await keys(
-    'create',
-    '--label',
-    'enterprise',
-    '--plan',
-    'enterprise',
-    '--per-minute',
-    perMinute,
-    '--per-day',
-    perDay,
-    '--json',
-  );
+  const result = await keys(...enterpriseKeyArgs(perMinute, perDay), '--json');
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
 }
@@ -156,17 +158,7 @@ describe('The key command', () => {
 
   it('enterprise limits out of range or not whole numbers are refused, naming the range', async () => {
     const create = (perMinute: string, perDay: string) =>
-      keys(
-        'create',
-        '--label',
-        'x',
-        '--plan',
-        'enterprise',
-        '--per-minute',
-        perMinute,
-        '--per-day',
-        perDay,
-      );
+      keys(...enterpriseKeyArgs(perMinute, perDay));
     for (const value of ['9007199254740992', '0', '1.5', '-3', '1e6', ' 5', '']) {
       expectOneLineError(
         await create('10', value),
