@@ -33,9 +33,12 @@ function reportShedLines(logger: Logger, destination: DestinationStream): void {
     shedLines += 1;
   });
   setInterval(() => {
-    if (shedLines === 0) return;
-    logger.warn({ shedLines }, 'log output could not keep up: lines were shed');
-    shedLines = 0;
+    const reported = shedLines;
+    if (reported === 0) return;
+    logger.warn({ shedLines: reported }, 'log output could not keep up: lines were shed');
+    // A report written while the buffer is still full is shed too (the drop is counted during
+    // the call): then its count is not lost but carried, with the report itself, to the next.
+    if (shedLines === reported) shedLines = 0;
   }, SHED_REPORT_INTERVAL_MS).unref();
 }
 
