@@ -62,6 +62,12 @@ describe('Bodies and errors', () => {
     expect(await petCount()).toBe(before);
   });
 
+  it('400 malformed_json: a byte order mark with no JSON after it', async () => {
+    const before = await petCount();
+    await expectError(await post(Buffer.from([0xef, 0xbb, 0xbf])), 400, 'malformed_json');
+    expect(await petCount()).toBe(before);
+  });
+
   it('400 malformed_json: the body is not parseable JSON', async () => {
     const before = await petCount();
     await expectError(await post('{"name": "Rex", '), 400, 'malformed_json');

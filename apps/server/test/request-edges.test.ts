@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -73,6 +73,23 @@ describe('Requests at the edges of HTTP', () => {
       body: gzipSync('{"name":"Zipped","categoryId":1}'),
     });
     expect(gzipped.status).toBe(201);
+  });
+
+  it('a compressed body that decodes to nothing is an empty body: 400 validation_failed under body', async () => {
+    for (const [encoding, empty] of [
+      ['gzip', gzipSync('')],
+      ['deflate', deflateSync('')],
+    ] as const) {
+      const res = await api.request('/v1/pets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: empty,
+      });
+      expect(res.status, encoding).toBe(400);
+      const body = await res.json();
+      expect(body.code).toBe('validation_failed');
+      expect(body.details.map((detail: { path: string }) => detail.path)).toEqual(['body']);
+    }
   });
 
   it('an HTTP/1.1 request without Host, or with a bad or repeated one, is 400 malformed_request with an Error body', async () => {
