@@ -1,6 +1,6 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRaw } from './support/raw-http.js';
+import { exchangeRaw, sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let api: TestServer;
@@ -10,6 +10,18 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const auth = () => `Authorization: Bearer ${api.apiKey}\r\n`;
+
+async function listAll(): Promise<Array<{ id: number }>> {
+  const pets: Array<{ id: number }> = [];
+  let path: string | undefined = '/v1/pets?limit=100';
+  while (path) {
+    const res = await api.request(path);
+    pets.push(...(await res.json()));
+    const next = res.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1];
+    path = next?.slice(api.baseUrl.length);
+  }
+  return pets;
+}
 
 function expectErrorBody(
   raw: { status: number; headers: Record<string, string>; body: string },
@@ -90,6 +102,22 @@ describe('Requests at the edges of HTTP', () => {
       expect(body.code).toBe('validation_failed');
       expect(body.details.map((detail: { path: string }) => detail.path)).toEqual(['body']);
     }
+  });
+
+  it('a create read in full is answered before the bytes after it on the connection are refused: its 201 first, then the 400', async () => {
+    const before = (await listAll()).length;
+    const body = '{"name":"Pipelined","categoryId":1}';
+    const answers = await exchangeRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}not a request\r\n\r\n`,
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 400]);
+    const created = JSON.parse(answers[0]?.body ?? '');
+    expect(created).toMatchObject({ name: 'Pipelined' });
+    expect(JSON.parse(answers[1]?.body ?? '').code).toBe('malformed_request');
+    const listed = await listAll();
+    expect(listed.length).toBe(before + 1);
+    expect(listed.at(-1)).toEqual(created);
   });
 
   it('an HTTP/1.1 request without Host, or with a bad or repeated one, is 400 malformed_request with an Error body', async () => {
