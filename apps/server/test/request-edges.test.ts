@@ -181,6 +181,22 @@ describe('Requests at the edges of HTTP', () => {
     expectErrorBody(res, 431, 'headers_too_large');
   });
 
+  it('a limit or status after a thousand unknown parameters is still read', async () => {
+    const unknown = Array.from({ length: 1_000 }, (_, i) => `u${i}=1`).join('&');
+    for (const [query, code] of [
+      ['limit=0', 'validation_failed'],
+      ['status=adopted', 'validation_failed'],
+      ['limit=1&limit=1', 'validation_failed'],
+    ]) {
+      const res = await api.request(`/v1/pets?${unknown}&${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await res.json()).code).toBe(code);
+    }
+    const res = await api.request(`/v1/pets?${unknown}&limit=1`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveLength(1);
+  });
+
   it('a bracketed query name is an unknown parameter, so it is ignored', async () => {
     for (const query of ['limit[]=1', 'limit[a]=1', 'status[]=sold', 'cursor[]=x']) {
       const res = await api.request(`/v1/pets?${query}`);
