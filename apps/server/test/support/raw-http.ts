@@ -83,3 +83,22 @@ export function exchangeRaw(
     else socket.write(request);
   });
 }
+
+const codes = (text: string) => [...text].map((char) => char.charCodeAt(0));
+
+/** Whether Node's HTTP parser refuses this header value: a control character but tab (RFC 9110 §5.5). */
+export function refusedInHeaderValue(value: string): boolean {
+  return codes(value).some((code) => (code < 0x20 && code !== 0x09) || code === 0x7f);
+}
+
+/** Whether Node's HTTP parser refuses this request target: a space, a control or a non-ASCII byte. */
+export function refusedInTarget(target: string): boolean {
+  return codes(target).some((code) => code <= 0x20 || code >= 0x7f);
+}
+
+/** Text as the bytes it spells, one per character: anything beyond latin1 would be cut silently. */
+export function bytesOf(text: string): Buffer {
+  if (codes(text).some((code) => code > 0xff))
+    throw new Error(`not bytes, encode it first: ${JSON.stringify(text.slice(0, 80))}`);
+  return Buffer.from(text, 'latin1');
+}
