@@ -1,3 +1,4 @@
+import { parse as parseQueryString } from 'node:querystring';
 import { contract } from '@animal-store/contract';
 import type { DatabaseClient } from '@animal-store/db';
 import { createExpressEndpoints } from '@ts-rest/express';
@@ -93,8 +94,10 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
-  // Plain `name=value` pairs: `limit[]=1` is an unknown parameter, not a malformed `limit`.
-  app.set('query parser', 'simple');
+  // Plain `name=value` pairs: `limit[]=1` is an unknown parameter, not a malformed `limit`. Every
+  // pair is read: querystring stops at 1,000 by default, and a `limit` or `status` after a thousand
+  // unknown parameters would go unread (the request line's 16 KiB bounds the count).
+  app.set('query parser', (query: string) => parseQueryString(query, '&', '=', { maxKeys: 0 }));
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
 

@@ -6,7 +6,7 @@ import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { createApp, isSiteRoute } from './app.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, MAX_HEADER_BYTES } from './http/limits.js';
-import { answerParserError } from './http/parser-errors.js';
+import { answerParserError, owedAnswers } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
@@ -49,13 +49,6 @@ export function createApiServer(deps: ApiServerDeps): Server {
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
   const app = createApp({ ...deps, metrics, admission });
-  const refuse = async (
-    error: Error & { code?: string },
-    socket: Duplex & { remoteAddress?: string },
-  ) => {
-    const status = await answerParserError(error, socket, admission.headersForRefusedRequest);
-    if (status !== undefined) metrics.requestRefused(status);
-  };
   // `Host` is checked by the app, which answers a bad one with an Error body like any other.
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...deps.clientTimeouts };
   const server = createServer(
@@ -70,6 +63,16 @@ export function createApiServer(deps: ApiServerDeps): Server {
     },
     app,
   );
+  const answersOwed = owedAnswers(server);
+  const refuse = async (
+    error: Error & { code?: string },
+    socket: Duplex & { remoteAddress?: string },
+  ) => {
+    // Requests read in full before the refused bytes are answered first, in order.
+    await answersOwed(socket);
+    const status = await answerParserError(error, socket, admission.headersForRefusedRequest);
+    if (status !== undefined) metrics.requestRefused(status);
+  };
   server.on('clientError', refuse);
   // Expectations other than 100-continue MAY be refused (RFC 9110 §10.1.1); they are ignored.
   server.on('checkExpectation', app);

@@ -54,6 +54,20 @@ describe('Bodies and errors', () => {
     for (const detail of body.details) expect(typeof detail.message).toBe('string');
   });
 
+  it('an unknown field named "" is reported under its own name, not as the body', async () => {
+    const before = await petCount();
+    const res = await post('{"name":"Rex","categoryId":1,"":true}');
+    const body = await expectError(res, 400, 'validation_failed');
+    expect(body.details).toEqual([{ path: '', message: 'is not a field of NewPet' }]);
+    expect(await petCount()).toBe(before);
+  });
+
+  it('400 malformed_json: a byte order mark with no JSON after it', async () => {
+    const before = await petCount();
+    await expectError(await post(Buffer.from([0xef, 0xbb, 0xbf])), 400, 'malformed_json');
+    expect(await petCount()).toBe(before);
+  });
+
   it('400 malformed_json: the body is not parseable JSON', async () => {
     const before = await petCount();
     await expectError(await post('{"name": "Rex", '), 400, 'malformed_json');

@@ -15,7 +15,7 @@ import {
   startServerProcess,
 } from './support/server-process.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
 
 /** The database file and the WAL files beside it, as SQLite keeps them. */
 const FILE_SUFFIXES = ['', '-wal', '-shm'];
@@ -155,7 +155,7 @@ describe('SQLite on a full disk', () => {
     fetch(`${server.baseUrl}${path}`, {
       ...init,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    });
+    }) as Promise<TestResponse>;
   const create = (name: string) =>
     call('/v1/pets', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) });
 

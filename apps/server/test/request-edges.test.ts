@@ -1,6 +1,6 @@
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRaw } from './support/raw-http.js';
+import { exchangeRaw, sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let api: TestServer;
@@ -10,6 +10,18 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const auth = () => `Authorization: Bearer ${api.apiKey}\r\n`;
+
+async function listAll(): Promise<Array<{ id: number }>> {
+  const pets: Array<{ id: number }> = [];
+  let path: string | undefined = '/v1/pets?limit=100';
+  while (path) {
+    const res = await api.request(path);
+    pets.push(...(await res.json()));
+    const next = res.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1];
+    path = next?.slice(api.baseUrl.length);
+  }
+  return pets;
+}
 
 function expectErrorBody(
   raw: { status: number; headers: Record<string, string>; body: string },
@@ -75,6 +87,39 @@ describe('Requests at the edges of HTTP', () => {
     expect(gzipped.status).toBe(201);
   });
 
+  it('a compressed body that decodes to nothing is an empty body: 400 validation_failed under body', async () => {
+    for (const [encoding, empty] of [
+      ['gzip', gzipSync('')],
+      ['deflate', deflateSync('')],
+    ] as const) {
+      const res = await api.request('/v1/pets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: empty,
+      });
+      expect(res.status, encoding).toBe(400);
+      const body = await res.json();
+      expect(body.code).toBe('validation_failed');
+      expect(body.details.map((detail: { path: string }) => detail.path)).toEqual(['body']);
+    }
+  });
+
+  it('a create read in full is answered before the bytes after it on the connection are refused: its 201 first, then the 400', async () => {
+    const before = (await listAll()).length;
+    const body = '{"name":"Pipelined","categoryId":1}';
+    const answers = await exchangeRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}not a request\r\n\r\n`,
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 400]);
+    const created = JSON.parse(answers[0]?.body ?? '');
+    expect(created).toMatchObject({ name: 'Pipelined' });
+    expect(JSON.parse(answers[1]?.body ?? '').code).toBe('malformed_request');
+    const listed = await listAll();
+    expect(listed.length).toBe(before + 1);
+    expect(listed.at(-1)).toEqual(created);
+  });
+
   it('an HTTP/1.1 request without Host, or with a bad or repeated one, is 400 malformed_request with an Error body', async () => {
     const requests = [
       `GET /v1/pets HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`,
@@ -134,6 +179,22 @@ describe('Requests at the edges of HTTP', () => {
       `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}${many}Connection: close\r\n\r\n`,
     );
     expectErrorBody(res, 431, 'headers_too_large');
+  });
+
+  it('a limit or status after a thousand unknown parameters is still read', async () => {
+    const unknown = Array.from({ length: 1_000 }, (_, i) => `u${i}=1`).join('&');
+    for (const [query, code] of [
+      ['limit=0', 'validation_failed'],
+      ['status=adopted', 'validation_failed'],
+      ['limit=1&limit=1', 'validation_failed'],
+    ]) {
+      const res = await api.request(`/v1/pets?${unknown}&${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await res.json()).code).toBe(code);
+    }
+    const res = await api.request(`/v1/pets?${unknown}&limit=1`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveLength(1);
   });
 
   it('a bracketed query name is an unknown parameter, so it is ignored', async () => {

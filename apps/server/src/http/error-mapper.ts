@@ -16,17 +16,17 @@ const PART_NAMES: Record<RequestPart, string> = {
 
 /**
  * Field path of a zod issue inside its request part: `name`, `limit`, `idempotency-key`.
- * An issue about the part as a whole (an empty or non-object body) is reported under the part's name.
+ * An issue about the part as a whole (an empty or non-object body) is reported under the part's
+ * name; an unknown field under its own, even an empty one (`{"": 1}` has a field named "").
  */
 function detailsOf(part: RequestPart, error: ZodError) {
   const details = new Map<string, string>();
   for (const issue of error.issues) {
-    const paths =
+    const fields =
       issue.code === 'unrecognized_keys'
         ? issue.keys.map((key) => [...issue.path, key].join('.'))
-        : [issue.path.join('.')];
-    for (const path of paths) {
-      const field = path === '' ? PART_NAMES[part] : path;
+        : [issue.path.length === 0 ? PART_NAMES[part] : issue.path.join('.')];
+    for (const field of fields) {
       if (!details.has(field)) details.set(field, issue.message);
     }
   }

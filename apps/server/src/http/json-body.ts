@@ -3,14 +3,24 @@ import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_BODY_BYTES } from './limits.js';
 
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Bodies that decode to nothing (`Content-Encoding: gzip` around zero bytes). */
+const decodedToNothing = new WeakSet<object>();
+
 const parseJson = express.json({
   limit: MAX_BODY_BYTES,
   // Any JSON value parses; whether it is an acceptable body is the contract's call.
   strict: false,
   type: 'application/json',
-  verify: (_req, _res, bytes) => {
+  // body-parser reads a body without JSON text as {}: a body that decodes to nothing is an empty
+  // body, and a byte order mark alone (which it drops) is no JSON at all.
+  verify: (req, _res, bytes) => {
     if (!isUtf8(bytes))
       throw new ApiError('malformed_json', 'The request body is not valid UTF-8.');
+    if (bytes.length === 0) decodedToNothing.add(req);
+    else if (bytes.equals(UTF8_BOM))
+      throw new ApiError('malformed_json', 'The request body could not be read as JSON.');
   },
 });
 
@@ -68,9 +78,10 @@ export const jsonBody: RequestHandler = (req, res, next) => {
         new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
       );
     }
-    parseJson(req, res, (error?: unknown) =>
-      next(error === undefined ? undefined : bodyError(error)),
-    );
+    parseJson(req, res, (error?: unknown) => {
+      if (error === undefined && decodedToNothing.has(req)) req.body = undefined;
+      next(error === undefined ? undefined : bodyError(error));
+    });
     return;
   }
   if (req.headers['transfer-encoding'] === undefined) return next(unsupportedMediaType());

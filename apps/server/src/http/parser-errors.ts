@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error.js';
 
@@ -51,4 +51,40 @@ export async function answerParserError(
   }
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   return apiError.status;
+}
+
+const settled = (res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    if (res.writableFinished || res.destroyed) return resolve();
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
+
+/**
+ * The answers a connection is still owed: requests on it that were read in full before bytes the
+ * parser refused, and are not answered yet. HTTP/1.1 answers a connection's requests in order, so
+ * the refusal must wait for them: written first, it would be read as the answer to the earlier
+ * request (a create the client is told was refused, though it was stored), and closing the
+ * connection would lose that request's own answer.
+ * @returns a function giving the promise that a connection's owed answers have gone out
+ */
+export function owedAnswers(server: Server): (socket: Duplex) => Promise<void> {
+  const unanswered = new WeakMap<Duplex, Set<ServerResponse>>();
+  const track = (req: IncomingMessage, res: ServerResponse) => {
+    let responses = unanswered.get(req.socket);
+    if (!responses) {
+      responses = new Set();
+      unanswered.set(req.socket, responses);
+    }
+    const owed = responses;
+    owed.add(res);
+    void settled(res).then(() => owed.delete(res));
+  };
+  server.on('request', track);
+  server.on('checkExpectation', track);
+  return async (socket) => {
+    // A request still being read is the one the refused bytes belong to: it is owed nothing.
+    const owed = [...(unanswered.get(socket) ?? [])].filter((res) => res.req.complete);
+    await Promise.all(owed.map(settled));
+  };
 }

@@ -31,3 +31,74 @@ export function sendRaw(port: number, request: string | Buffer): Promise<RawResp
     socket.write(request);
   });
 }
+
+/** Every response in `bytes`, in order; a response is cut off where the bytes end. */
+function parseResponses(bytes: Buffer): RawResponse[] {
+  const responses: RawResponse[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    const headEnd = bytes.indexOf('\r\n\r\n', offset);
+    if (headEnd === -1) break;
+    const [statusLine = '', ...headerLines] = bytes
+      .subarray(offset, headEnd)
+      .toString('latin1')
+      .split('\r\n');
+    const headers = Object.fromEntries(
+      headerLines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+      }),
+    );
+    const bodyStart = headEnd + 4;
+    const bodyEnd = bodyStart + Number(headers['content-length'] ?? 0);
+    const body = bytes.subarray(bodyStart, bodyEnd).toString('utf8');
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body, closed: true });
+    offset = bodyEnd;
+  }
+  return responses;
+}
+
+/**
+ * Sends bytes exactly as given and reads every response the server writes until it closes: none,
+ * one, or several when the bytes held more than one request. With `endInput` it then ends its side
+ * of the connection, so a request whose body never comes still ends (Node closes a connection its
+ * client half-closed, and an answer not yet written is lost, so only then).
+ */
+export function exchangeRaw(
+  port: number,
+  request: string | Buffer,
+  { endInput = false } = {},
+): Promise<RawResponse[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    // The server may close while bytes it will never read are still on their way.
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error);
+    });
+    socket.on('close', () => resolve(parseResponses(Buffer.concat(chunks))));
+    socket.setTimeout(20_000, () => socket.destroy(new Error('no answer within 20 s')));
+    if (endInput) socket.end(request);
+    else socket.write(request);
+  });
+}
+
+const codes = (text: string) => [...text].map((char) => char.charCodeAt(0));
+
+/** Whether Node's HTTP parser refuses this header value: a control character but tab (RFC 9110 §5.5). */
+export function refusedInHeaderValue(value: string): boolean {
+  return codes(value).some((code) => (code < 0x20 && code !== 0x09) || code === 0x7f);
+}
+
+/** Whether Node's HTTP parser refuses this request target: a space, a control or a non-ASCII byte. */
+export function refusedInTarget(target: string): boolean {
+  return codes(target).some((code) => code <= 0x20 || code >= 0x7f);
+}
+
+/** Text as the bytes it spells, one per character: anything beyond latin1 would be cut silently. */
+export function bytesOf(text: string): Buffer {
+  if (codes(text).some((code) => code > 0xff))
+    throw new Error(`not bytes, encode it first: ${JSON.stringify(text.slice(0, 80))}`);
+  return Buffer.from(text, 'latin1');
+}
