@@ -4,7 +4,9 @@
  * 503 while /healthz stays 200, and once the file is whole again the server serves again,
  * without a restart and with every acknowledged pet still there.
  */
+import { execFile } from 'node:child_process';
 import { copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type { ErrorBody, Pet } from '@animal-store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitFileSize } from './support/file-size-limit.js';
@@ -145,6 +147,55 @@ describe('SQLite file deleted or replaced', () => {
     expect(await listedPets()).toEqual(inBackup);
     expect((await create('Into the restored file')).status).toBe(201);
     expect(await listedPets()).toEqual([...inBackup, acknowledged.at(-1)]);
+  });
+});
+
+/**
+ * Read-only for the server's open descriptors too: `chmod` is checked only when a file is
+ * opened, but writes through any descriptor of a file with the immutable attribute fail
+ * (EPERM). Setting that attribute takes root (CAP_LINUX_IMMUTABLE), as CI runs.
+ */
+async function setImmutable(files: string[], immutable: boolean): Promise<void> {
+  await promisify(execFile)('chattr', [immutable ? '+i' : '-i', ...files]);
+}
+
+describe.runIf(process.getuid?.() === 0)('SQLite file made read-only', () => {
+  let api: TestServer;
+
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api?.close());
+
+  it('answers 503 to writes while the file is read-only, keeps serving reads, and writes again once it is writable, nothing lost', async () => {
+    const acknowledged: Pet[] = [];
+    const create = async (name: string) => {
+      const res = await api.request('/v1/pets', { method: 'POST', json: { name, categoryId: 1 } });
+      if (res.status === 201) acknowledged.push((await res.json()) as Pet);
+      return res;
+    };
+    expect((await create('Rex')).status).toBe(201);
+    expect((await api.request('/v1/pets')).status).toBe(200);
+    const file = api.databaseUrl.slice('file:'.length);
+    const files = [file, `${file}-wal`];
+
+    await setImmutable(files, true);
+    try {
+      const res = await create('Lost');
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as ErrorBody;
+      expect(body).toMatchObject({ code: 'service_unavailable', status: 503 });
+      expect(body.message).not.toMatch(/sqlite|read-?only|permi|disk|prisma/i);
+      const list = await api.request('/v1/pets');
+      expect(list.status).toBe(200);
+      expect(await list.json()).toEqual(acknowledged);
+      expect((await api.request('/healthz', { apiKey: null })).status).toBe(200);
+    } finally {
+      await setImmutable(files, false);
+    }
+
+    expect((await create('Back')).status).toBe(201);
+    expect(await (await api.request('/v1/pets')).json()).toEqual(acknowledged);
   });
 });
 
