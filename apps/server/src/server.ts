@@ -63,6 +63,11 @@ export function createApiServer(deps: ApiServerDeps): Server {
     },
     app,
   );
+  // A client may end its side of the connection once it has sent its request. By default Node
+  // then abandons the requests in progress, so a pet could be stored with its 201 never sent;
+  // with this switch (long-standing in Node, though undeclared in its types) it answers them,
+  // then closes.
+  Object.assign(server, { httpAllowHalfOpen: true });
   const answersOwed = owedAnswers(server);
   const refuse = async (
     error: Error & { code?: string },

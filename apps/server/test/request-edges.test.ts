@@ -204,6 +204,18 @@ describe('Requests at the edges of HTTP', () => {
     }
   });
 
+  it('a client that ends its side of the connection after a create still gets its 201', async () => {
+    const body = JSON.stringify({ name: 'Half closed', categoryId: 1 });
+    const raw = await sendRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      { halfClose: true },
+    );
+    expect(raw.status).toBe(201);
+    const created = JSON.parse(raw.body) as { id: number };
+    expect(await listAll()).toContainEqual(expect.objectContaining({ id: created.id }));
+  });
+
   it('a trailing slash is another path: 404', async () => {
     for (const path of ['/v1/pets/', '/v1/pets/1/', '/healthz/', '/v1/openapi.json/']) {
       expect((await api.request(path)).status, path).toBe(404);

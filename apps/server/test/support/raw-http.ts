@@ -8,8 +8,15 @@ export interface RawResponse {
   closed: boolean;
 }
 
-/** Sends bytes exactly as given, for requests `fetch` refuses to build. */
-export function sendRaw(port: number, request: string | Buffer): Promise<RawResponse> {
+/**
+ * Sends bytes exactly as given, for requests `fetch` refuses to build. With `halfClose`, the
+ * client then ends its side of the connection, as a client with nothing more to send may.
+ */
+export function sendRaw(
+  port: number,
+  request: string | Buffer,
+  { halfClose = false } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -28,7 +35,8 @@ export function sendRaw(port: number, request: string | Buffer): Promise<RawResp
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body, closed: true });
     });
     socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
-    socket.write(request);
+    if (halfClose) socket.end(request);
+    else socket.write(request);
   });
 }
 
