@@ -260,6 +260,122 @@ export async function startTransactionInPlace(connection, lock, isolationLevel) 
   };
 }
 
+/** Statements that change rows; the rest run on their own. A write taken for a read only loses grouping. */
+const WRITE_STATEMENT = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/**
+ * @typedef {object} PendingWrite
+ * @property {() => unknown} run the statement, throwing a DriverAdapterError when it fails
+ * @property {(value: unknown) => void} resolve
+ * @property {(error: unknown) => void} reject
+ */
+
+/**
+ * Group commit. With `synchronous = FULL` every commit waits for the disk, and on this
+ * synchronous driver the whole server waits with it. So writes outside transactions that arrive
+ * in the same turn of the event loop are committed together, in one transaction and one wait
+ * for the disk; each is answered only once that commit is durable, as it would be alone.
+ *
+ * A write that fails on its own (a constraint) fails alone, as SQLite undoes only that
+ * statement. A failure that ends the transaction (a full disk, an I/O error) or a failed commit
+ * fails every write of the group: none of them was acknowledged, and none is stored.
+ * @param {InstanceType<typeof Database>} database
+ * @param {ConnectionLock} lock held by explicit transactions; the group commits after them
+ */
+export function createGroupCommit(database, lock) {
+  /** @type {PendingWrite[]} */
+  let group = [];
+
+  /** @param {unknown} error @returns {unknown} the error as Prisma reads it */
+  const mapped = (error) => {
+    try {
+      return rethrown(error);
+    } catch (adapterError) {
+      return adapterError;
+    }
+  };
+
+  /** @param {PendingWrite[]} writes */
+  const commitTogether = (writes) => {
+    try {
+      database.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      for (const write of writes) write.reject(mapped(error));
+      return;
+    }
+    /** @type {Array<{ value?: unknown, error?: unknown }>} */
+    const outcomes = [];
+    for (const write of writes) {
+      try {
+        outcomes.push({ value: write.run() });
+      } catch (error) {
+        if (!database.inTransaction) {
+          // SQLite rolled the whole transaction back: the writes before this one are gone too.
+          for (const each of writes) each.reject(error);
+          return;
+        }
+        outcomes.push({ error });
+      }
+    }
+    try {
+      database.exec('COMMIT');
+    } catch (error) {
+      if (database.inTransaction) {
+        try {
+          database.exec('ROLLBACK');
+        } catch {
+          // Rolled back already.
+        }
+      }
+      for (const write of writes) write.reject(mapped(error));
+      return;
+    }
+    writes.forEach((write, index) => {
+      const { value, error } = outcomes[index] ?? {};
+      if (error === undefined) write.resolve(value);
+      else write.reject(error);
+    });
+  };
+
+  /** @param {PendingWrite} write */
+  const runAlone = (write) => {
+    try {
+      write.resolve(write.run());
+    } catch (error) {
+      write.reject(error);
+    }
+  };
+
+  const commitGroup = async () => {
+    const release = await lock.acquire();
+    const writes = group;
+    group = [];
+    try {
+      // One write alone commits as it is; so do writes inside a transaction opened by SQL text.
+      if (writes.length > 1 && !database.inTransaction) commitTogether(writes);
+      else for (const write of writes) runAlone(write);
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    /**
+     * Runs `run` in the next group commit; resolves once it is durable.
+     * @template T
+     * @param {() => T} run
+     * @returns {Promise<T>}
+     */
+    write(run) {
+      return new Promise((resolve, reject) => {
+        group.push({ run, resolve: /** @type {(value: unknown) => void} */ (resolve), reject });
+        // Every write arriving before the event loop's check phase joins this group.
+        if (group.length === 1) setImmediate(commitGroup);
+      });
+    },
+  };
+}
+
 /**
  * A connection to the SQLite database at `path` (`:memory:` for a private in-memory one).
  * @param {string} path
@@ -271,6 +387,7 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
   /** @type {Map<string, PreparedQuery>} */
   const statements = new Map();
   const lock = createConnectionLock();
+  const groupCommit = createGroupCommit(database, lock);
 
   /** @param {string} sql */
   const prepared = (sql) => {
@@ -329,12 +446,16 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
   };
 
   /**
-   * Runs `work` at once when no transaction holds the connection, else after the transaction.
+   * Runs `work` at once when no transaction holds the connection, else after the transaction. A
+   * write joins the next group commit, unless it belongs to a transaction opened by SQL text.
    * @template T
    * @param {() => T} work
+   * @param {SqlQuery} [query] the statement `work` runs
    * @returns {Promise<T>}
    */
-  const outsideTransactions = async (work) => {
+  const outsideTransactions = async (work, query) => {
+    const write = query !== undefined && WRITE_STATEMENT.test(query.sql);
+    if (write && (lock.held || !database.inTransaction)) return groupCommit.write(work);
     if (!lock.held) return work();
     const release = await lock.acquire();
     try {
@@ -354,8 +475,8 @@ export function openLibsqlConnection(path, { busyTimeoutMs }) {
   return {
     provider: 'sqlite',
     adapterName: ADAPTER_NAME,
-    queryRaw: (query) => outsideTransactions(() => queryNow(query)),
-    executeRaw: (query) => outsideTransactions(() => executeNow(query)),
+    queryRaw: (query) => outsideTransactions(() => queryNow(query), query),
+    executeRaw: (query) => outsideTransactions(() => executeNow(query), query),
     executeScript: (script) =>
       outsideTransactions(() => {
         try {

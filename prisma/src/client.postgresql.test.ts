@@ -24,6 +24,35 @@ function connect(options?: Parameters<typeof createPrismaClient>[1]) {
 }
 
 describe('createPrismaClient on PostgreSQL', () => {
+  it('resumes the callers of replies that arrive together together, not one whole caller after another', async () => {
+    const db = connect();
+    // Two pooled connections, open and idle.
+    await Promise.all([db.$queryRaw`SELECT 1`, db.$queryRaw`SELECT 2`]);
+    const steps: string[] = [];
+    const caller = async (name: string) => {
+      await db.$queryRaw`SELECT pg_sleep(0.1)`;
+      steps.push(`${name}1`);
+      await Promise.resolve();
+      steps.push(`${name}2`);
+    };
+    const callers = Promise.all([caller('a'), caller('b')]);
+    // Both replies come in while the event loop is held, so they wait in their sockets and are
+    // then read in one phase, each in its own callback.
+    await new Promise<void>((resolve) =>
+      setTimeout(() => {
+        const until = Date.now() + 400;
+        while (Date.now() < until) {
+          // Holding the event loop, as a busy server does.
+        }
+        resolve();
+      }, 50),
+    );
+    await callers;
+    // Whichever socket is read first: both first steps come before either second step.
+    expect(steps.slice(0, 2).sort()).toEqual(['a1', 'b1']);
+    expect(steps.slice(2).sort()).toEqual(['a2', 'b2']);
+  });
+
   it('creates and reads pets, with ids growing in creation order and never reused', async () => {
     const db = connect();
     const rex = await db.pet.create({

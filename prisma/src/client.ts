@@ -6,6 +6,7 @@ import { libsqlAdapterFactory } from '../schema-engine/libsql-adapter.mjs';
 import { postgresAdapterFactory, postgresPool } from '../schema-engine/postgresql.mjs';
 import { sqliteDatabaseFile } from '../schema-engine/sqlite.mjs';
 import { observedAdapterFactory, type QueryObserver } from './observed-adapter.js';
+import { repliesResumingTogether } from './replies-together.js';
 
 /**
  * The Prisma client of the animal store's database. One type for both databases: the SQLite
@@ -97,7 +98,7 @@ export function createPrismaClient(
   }
   const pool = postgresPool(databaseUrl, settings);
   const client = new PostgresPrismaClient({
-    adapter: observed(postgresAdapterFactory(databaseUrl, pool)),
+    adapter: repliesResumingTogether(observed(postgresAdapterFactory(databaseUrl, pool))),
   }) as unknown as DatabaseClient;
   // The two generated clients differ only in their provider-specific internals and in Pet.id
   // (see DatabaseClient); their model API is the same because the schemas' models are (guarded

@@ -9,5 +9,6 @@ export {
   type PoolStats,
   poolStatsOf,
 } from './client.js';
+export { joinNextTurn } from './event-loop-turns.js';
 export { migrateDatabase } from './migrate.js';
 export type { QueryEvent, QueryObserver } from './observed-adapter.js';
