@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient } from '@animal-store/db';
@@ -152,6 +154,38 @@ describe('Server process', () => {
     expect(load.outcomes).toContain('connection failed');
     const stored = await storedPets(databaseUrl);
     for (const [id, name] of load.acknowledged) expect(stored.get(id)).toBe(name);
+  });
+
+  it('SIGTERM closes a keep-alive connection after the request it is reading, instead of serving it on', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl });
+    const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk;
+    });
+    const body = JSON.stringify({ name: 'Last one in', categoryId: 1 });
+    // Half a request is in progress when the signal comes: the connection is not idle.
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write(body.slice(10));
+
+    await once(socket, 'end');
+    expect(received).toMatch(/^HTTP\/1\.1 201 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    // Nothing held the server open until its grace period ran out.
+    const exitedAt = Date.now();
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - exitedAt).toBeLessThan(5_000);
+    socket.destroy();
   });
 
   it('SIGTERM under a create load: every accepted request finishes, new connections are refused, nothing acknowledged is lost', async () => {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeRaw, sendRaw } from './support/raw-http.js';
@@ -214,6 +215,27 @@ describe('Requests at the edges of HTTP', () => {
     expect(raw.status).toBe(201);
     const created = JSON.parse(raw.body) as { id: number };
     expect(await listAll()).toContainEqual(expect.objectContaining({ id: created.id }));
+  });
+
+  it('a request without a body is read to its end before it is answered; one with a body is read in full', async () => {
+    // Read to its end, Node lets go of a request as soon as it is answered, without adding a
+    // listener to drain it first.
+    const endedWhenAnswered: boolean[] = [];
+    const watch = (req: IncomingMessage, res: ServerResponse) =>
+      res.on('finish', () => endedWhenAnswered.push(req.readableEnded));
+    api.server.on('request', watch);
+    try {
+      expect((await api.request('/v1/pets?limit=1')).status).toBe(200);
+      const created = await api.request('/v1/pets', {
+        method: 'POST',
+        json: { name: 'Read in full', categoryId: 1, status: 'available' },
+      });
+      expect(created.status).toBe(201);
+      expect(await created.json()).toMatchObject({ name: 'Read in full' });
+    } finally {
+      api.server.off('request', watch);
+    }
+    expect(endedWhenAnswered).toEqual([true, true]);
   });
 
   it('a trailing slash is another path: 404', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error.js';
+import type { ConnectionResponses } from './connection-responses.js';
 
 /** Node's HTTP parser codes that mean the client sent too many header bytes. */
 const HEADER_OVERFLOW_CODES = new Set([
@@ -68,27 +69,15 @@ const settled = (res: ServerResponse) =>
  * connection would lose that request's own answer.
  *
  * Since answers go out in order, waiting for the last request read in full waits for all before
- * it: per connection, only its latest response and the one before are remembered, so every
- * request costs two map writes and nothing waits unless bytes are refused.
+ * it, so a connection's latest response and the one before are all it takes; nothing waits
+ * unless bytes are refused.
  * @returns a function giving the promise that a connection's owed answers have gone out
  */
-export function owedAnswers(server: Server): (socket: Duplex) => Promise<void> {
-  const latest = new WeakMap<Duplex, ServerResponse>();
-  const before = new WeakMap<ServerResponse, ServerResponse>();
-  const track = (req: IncomingMessage, res: ServerResponse) => {
-    const previous = latest.get(req.socket);
-    if (previous) {
-      before.delete(previous);
-      before.set(res, previous);
-    }
-    latest.set(req.socket, res);
-  };
-  server.on('request', track);
-  server.on('checkExpectation', track);
+export function owedAnswers(responses: ConnectionResponses): (socket: Duplex) => Promise<void> {
   return async (socket) => {
-    const last = latest.get(socket);
+    const last = responses.latest(socket);
     // A request still being read is the one the refused bytes belong to: it is owed nothing.
-    const owed = last && !last.req.complete ? before.get(last) : last;
+    const owed = last && !last.req.complete ? responses.before(last) : last;
     if (owed) await settled(owed);
   };
 }

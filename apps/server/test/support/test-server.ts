@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPrismaClient, type DatabaseClient, type QueryObserver } from '@animal-store/db';
 import { type Logger, pino } from 'pino';
@@ -15,6 +16,8 @@ import { freshDatabase } from './test-database.js';
 export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
 
 export interface TestServer {
+  /** The Node HTTP server itself, for tests that watch its requests. */
+  server: Server;
   baseUrl: string;
   port: number;
   databaseUrl: string;
@@ -72,6 +75,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const baseUrl = `http://127.0.0.1:${port}`;
 
   return {
+    server,
     baseUrl,
     port,
     databaseUrl,
