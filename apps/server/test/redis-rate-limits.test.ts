@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryRateLimitStore } from '../src/limits/memory-store.js';
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
 import { dayWindow, minuteWindow } from '../src/limits/windows.js';
 import { createLogger } from '../src/logger.js';
@@ -21,8 +22,18 @@ import { startTestServer } from './support/test-server.js';
 /** The Redis CI provides; every test here namespaces its keys, so runs never collide. */
 const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** Redis servers of single tests' own, on free ports; killed when the file is done. */
+const ownRedisServers: ChildProcess[] = [];
+
+async function startOwnRedis(port: number): Promise<ChildProcess> {
+  const redis = await startRedisServer(port);
+  ownRedisServers.push(redis);
+  return redis;
+}
+
 afterAll(async () => {
   killLeftoverServers();
+  for (const redis of ownRedisServers) redis.kill('SIGKILL');
   await dropScratchDatabases();
 });
 
@@ -97,6 +108,82 @@ describe('Rate limits in Redis, across instances', () => {
   });
 });
 
+describe('Redis round trips', () => {
+  it('go out together: 50 decisions made at once reach Redis in a few reads, not 50', async () => {
+    // A Redis of this test's own, so that its read count is this store's traffic alone.
+    const port = await freePort();
+    await startOwnRedis(port);
+    const url = `redis://127.0.0.1:${port}`;
+    const rateLimits = new RedisRateLimitStore(url, createLogger('silent'));
+    const observer = new Redis(url);
+    const readsProcessed = async () =>
+      Number(/total_reads_processed:(\d+)/.exec(await observer.info('stats'))?.[1]);
+    try {
+      expect(await rateLimits.connected()).toBe(true);
+      const nowMs = Date.UTC(2026, 2, 10, 12, 0, 30);
+      const quota = { perMinute: 1_000, perDay: 10_000 };
+      await rateLimits.admit({ subject: 'key:warm', quota, nowMs }); // loads the script
+      const before = await readsProcessed();
+
+      const decisions = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          rateLimits.admit({ subject: `key:${i}`, quota, nowMs }),
+        ),
+      );
+
+      // The observer's own INFO is one read.
+      expect((await readsProcessed()) - before).toBeLessThanOrEqual(5);
+      expect(decisions.every((decision) => decision.outcome === 'allowed')).toBe(true);
+    } finally {
+      observer.disconnect();
+      await rateLimits.close();
+    }
+  });
+});
+
+describe('Decisions for one subject in one turn', () => {
+  it('take one script call, and decide as one call each would: the quota, then rejections, then a ban', async () => {
+    // A Redis of this test's own, so that its command count is this store's traffic alone.
+    const port = await freePort();
+    await startOwnRedis(port);
+    const url = `redis://127.0.0.1:${port}`;
+    const rateLimits = new RedisRateLimitStore(url, createLogger('silent'));
+    const observer = new Redis(url);
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await observer.info('commandstats'))?.[1] ?? 0);
+    try {
+      expect(await rateLimits.connected()).toBe(true);
+      const nowMs = Date.UTC(2026, 2, 10, 12, 0, 30);
+      // Five a minute; more than ten rejections in a minute earn a ban.
+      const request = { subject: 'key:burst', quota: { perMinute: 5, perDay: 100 }, nowMs };
+      await rateLimits.admit({ ...request, subject: 'key:warm' }); // loads the script
+      const before = await scriptCalls();
+
+      const decisions = await Promise.all(
+        Array.from({ length: 20 }, () => rateLimits.admit(request)),
+      );
+
+      expect((await scriptCalls()) - before).toBe(1);
+      // The same requests, one at a time, counted in this process.
+      const inProcess = new MemoryRateLimitStore();
+      const oneByOne = [];
+      for (let i = 0; i < 20; i += 1) oneByOne.push(await inProcess.admit(request));
+      expect(decisions).toEqual(oneByOne);
+      expect(decisions.map((decision) => decision.outcome)).toEqual([
+        ...Array(5).fill('allowed'),
+        ...Array(11).fill('limited'),
+        ...Array(4).fill('banned'),
+      ]);
+      expect(decisions.slice(0, 5).map((decision) => decision.minuteUsed)).toEqual([1, 2, 3, 4, 5]);
+      // What the call decided is stored: the next turn finds the subject banned, with five used.
+      expect(await rateLimits.admit(request)).toEqual(oneByOne.at(-1));
+    } finally {
+      observer.disconnect();
+      await rateLimits.close();
+    }
+  });
+});
+
 describe('Limits up to 2^53 − 1 in Redis', () => {
   it('are held exactly: the last request within them is allowed, the next refused', async () => {
     const keyPrefix = `test:${randomUUID()}:`;
@@ -127,12 +214,9 @@ describe('Limits up to 2^53 − 1 in Redis', () => {
 });
 
 describe('Redis going away', () => {
-  let redis: ChildProcess | undefined;
-  afterAll(() => redis?.kill('SIGKILL'));
-
   it('keeps answering while Redis restarts, counts in-process meanwhile, logs the fault once, and returns to Redis', async () => {
     const port = await freePort();
-    redis = await startRedisServer(port);
+    const redis = await startOwnRedis(port);
     const logs = new PassThrough();
     const lines: string[] = [];
     logs.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
@@ -168,7 +252,7 @@ describe('Redis going away', () => {
       const faults = () => lines.filter((line) => line.includes('Redis is unreachable')).length;
       expect(faults()).toBe(1);
 
-      redis = await startRedisServer(port);
+      await startOwnRedis(port);
       let backInRedis = false;
       for (let attempt = 0; attempt < 100 && !backInRedis; attempt += 1) {
         await api.request('/v1/pets', { apiKey: key });

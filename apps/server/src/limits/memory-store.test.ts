@@ -6,6 +6,27 @@ const quota = PLAN_QUOTAS.free;
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 30);
 
 describe('MemoryRateLimitStore', () => {
+  it('lets the requests it counts in one turn go on together, as one Redis reply does', async () => {
+    const store = new MemoryRateLimitStore();
+    const steps: string[] = [];
+    // Two requests read from two sockets: two callbacks of one event-loop phase.
+    await Promise.all(
+      ['a', 'b'].map(
+        (subject) =>
+          new Promise<void>((resolve) =>
+            setTimeout(async () => {
+              await store.admit({ subject, quota, nowMs: NOW });
+              steps.push(`${subject} admitted`);
+              await Promise.resolve();
+              steps.push(`${subject} next step`);
+              resolve();
+            }, 0),
+          ),
+      ),
+    );
+    expect(steps).toEqual(['a admitted', 'b admitted', 'a next step', 'b next step']);
+  });
+
   it('holds at most maxSubjects counters through a million distinct subjects, and forgets no ban doing so', async () => {
     const store = new MemoryRateLimitStore({ maxSubjects: 10_000 });
     // A subject that earns a ban: 60 allowed, then more than 60 rejections.

@@ -1,3 +1,4 @@
+import { joinNextTurn } from '@animal-store/db';
 import { LRUCache } from 'lru-cache';
 import {
   type Admission,
@@ -55,6 +56,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async admit({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
+    // The requests counted in one turn go on together, as they do from one pipelined Redis reply.
+    await joinNextTurn();
     this.#endBans(nowMs);
     const counters = this.#rolledOver(this.#counters.get(subject), nowMs);
     this.#counters.set(subject, counters);
