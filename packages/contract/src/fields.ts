@@ -15,8 +15,9 @@ const DECIMAL_DIGITS = /^(0|[1-9][0-9]*)$/;
  */
 export function wholeNumberInRange(min: number, max: number) {
   const message = `must be a whole number from ${min} to ${max}`;
+  // Text first: paths and queries always arrive as text, and a branch that fails builds an issue.
   return z
-    .union([z.number(), z.string()], { errorMap: () => ({ message: `${message}, given once` }) })
+    .union([z.string(), z.number()], { errorMap: () => ({ message: `${message}, given once` }) })
     .transform((value, ctx) => {
       const parsed =
         typeof value === 'number' || DECIMAL_DIGITS.test(value) ? Number(value) : Number.NaN;
