@@ -10,8 +10,14 @@ import { startTestServer, type TestServer } from './support/test-server.js';
 let api: TestServer;
 let statements = 0;
 
+/**
+ * A clock stopped mid-minute: on the wall clock, a minute that ended between the first burst's
+ * 401s and its ban would reset the IP's counters and let a second 60 through.
+ */
+const MID_MINUTE = Date.UTC(2026, 0, 15, 12, 0, 30);
+
 beforeAll(async () => {
-  api = await startTestServer({ onQuery: () => (statements += 1) });
+  api = await startTestServer({ onQuery: () => (statements += 1), now: () => MID_MINUTE });
 });
 afterAll(() => api.close());
 

@@ -7,6 +7,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteEnd } from './support/minute-window.js';
 import { sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
@@ -212,6 +213,8 @@ describe.each(ALL)('%s: what the server sends is what the document declares', (o
       plan: 'enterprise',
       quota: { perMinute: 1, perDay: 100 },
     });
+    // Both requests in one minute: the second is over the quota only if no new minute began.
+    await awayFromMinuteEnd(5);
     await send(operationId, { apiKey });
     expectDeclared(operationId, await send(operationId, { apiKey }), {
       status: 429,
