@@ -93,6 +93,7 @@ async function main(options: BenchOptions): Promise<void> {
     redisUrl,
     serverNodeOptions: options.serverNodeOptions,
     stdoutFile: options.serverStdout,
+    cpuProfileFolder: options.cpuProfileFolder,
   };
   const header: RunHeader = {
     date,
@@ -109,7 +110,7 @@ async function main(options: BenchOptions): Promise<void> {
 
   const ours = apiServerTarget(
     'ours',
-    `this checkout (${revision}), apps/server as built by turbo, on ${options.database}`,
+    `this checkout (${revision}), apps/server as built by turbo and started by its start script, on ${options.database}`,
     REPOSITORY_ROOT,
     options.database,
     settings,
@@ -120,7 +121,7 @@ async function main(options: BenchOptions): Promise<void> {
     targets.push(
       apiServerTarget(
         compared.name,
-        `revision ${compared.name} (git worktree), apps/server as built by turbo, on ${options.database}`,
+        `revision ${compared.name} (git worktree), apps/server as built by turbo and started by its start script, on ${options.database}`,
         compared.root,
         options.database,
         settings,

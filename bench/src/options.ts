@@ -16,6 +16,7 @@ export const USAGE = `Usage: pnpm bench [options]
                              with ~2% hostile requests, sampled every 10 s
   --server-node-options "…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
   --server-stdout FILE       keep the servers' stdout (request logs) there (default /dev/null)
+  --cpu-prof DIR             write each server's CPU profile (node --cpu-prof) under DIR/<server>
   -h, --help                 this text`;
 
 export interface BenchOptions {
@@ -28,6 +29,8 @@ export interface BenchOptions {
   soakSeconds: number | undefined;
   serverNodeOptions: string;
   serverStdout: string;
+  /** Where each server writes its CPU profile when it stops; none when undefined. */
+  cpuProfileFolder: string | undefined;
   help: boolean;
 }
 
@@ -67,6 +70,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       soak: { type: 'string' },
       'server-node-options': { type: 'string' },
       'server-stdout': { type: 'string' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -78,6 +82,8 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (soakSeconds !== undefined && values.compare !== undefined) {
     throw new UsageError('--soak runs against our server only: leave out --compare');
   }
+  // pnpm runs the script in bench/; a relative path means the folder the command was typed in.
+  const typedIn = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
   return {
     connections: wholeNumber('connections', values.connections, 1, 1_000) ?? 50,
     durationSeconds: wholeNumber('duration', values.duration, 1, 3_600) ?? 10,
@@ -87,11 +93,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     compare: values.compare,
     soakSeconds,
     serverNodeOptions: values['server-node-options'] ?? process.env.NODE_OPTIONS ?? '',
-    // pnpm runs the script in bench/; a relative path means the folder the command was typed in.
-    serverStdout: resolve(
-      process.env.INIT_CWD ?? process.cwd(),
-      values['server-stdout'] ?? '/dev/null',
-    ),
+    serverStdout: typedIn(values['server-stdout'] ?? '/dev/null'),
+    cpuProfileFolder: values['cpu-prof'] === undefined ? undefined : typedIn(values['cpu-prof']),
     help: values.help ?? false,
   };
 }

@@ -15,6 +15,8 @@ export interface RunSettings {
   serverNodeOptions: string;
   /** Where the servers' stdout goes. */
   stdoutFile: string;
+  /** Where each server writes its CPU profile, in a folder named after it; none when undefined. */
+  cpuProfileFolder: string | undefined;
 }
 
 export interface StartedTarget {
@@ -44,6 +46,15 @@ function serverEnvironment(settings: RunSettings, own: Record<string, string>) {
   return { ...env, ...own };
 }
 
+/**
+ * Node's own flags for a server: `--cpu-prof` is refused in NODE_OPTIONS, so it goes on the
+ * command line. The profile is written when the server exits after the bench's SIGTERM.
+ */
+function nodeFlags(settings: RunSettings, name: string): string[] {
+  if (settings.cpuProfileFolder === undefined) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfileFolder, name)}`];
+}
+
 /** The bare node:http + libsql server in this package (always SQLite). */
 export function bareTarget(settings: RunSettings): BenchTarget {
   return {
@@ -57,7 +68,7 @@ export function bareTarget(settings: RunSettings): BenchTarget {
       const port = await freePort();
       const server = await startServer({
         label: 'bare',
-        args: [join(BENCH_ROOT, 'dist', 'baseline', 'main.js')],
+        args: [...nodeFlags(settings, 'bare'), join(BENCH_ROOT, 'dist', 'baseline', 'main.js')],
         cwd: BENCH_ROOT,
         port,
         stdoutFile: settings.stdoutFile,
@@ -76,7 +87,25 @@ export function bareTarget(settings: RunSettings): BenchTarget {
   };
 }
 
-/** The API server of a checkout (`root`), built, on a fresh database of `database`'s kind. */
+/**
+ * Node's flags in a server's start script (`node <flags> dist/main.js`), which `pnpm start` and
+ * the image run: each revision is measured as it is deployed.
+ */
+async function startScriptFlags(serverRoot: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(serverRoot, 'package.json'), 'utf8')) as {
+    scripts?: { start?: string };
+  };
+  const words = manifest.scripts?.start?.trim().split(/\s+/) ?? [];
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') {
+    throw new Error(`${serverRoot}/package.json: a start script "node … dist/main.js" expected`);
+  }
+  return words.slice(1, -1);
+}
+
+/**
+ * The API server of a checkout (`root`), built, on a fresh database of `database`'s kind,
+ * started with its start script's Node flags.
+ */
 export function apiServerTarget(
   name: string,
   description: string,
@@ -106,7 +135,11 @@ export function apiServerTarget(
       });
       const server = await startServer({
         label: name,
-        args: [join(serverRoot, 'dist', 'main.js')],
+        args: [
+          ...nodeFlags(settings, name),
+          ...(await startScriptFlags(serverRoot)),
+          join(serverRoot, 'dist', 'main.js'),
+        ],
         cwd: serverRoot,
         port,
         stdoutFile: settings.stdoutFile,

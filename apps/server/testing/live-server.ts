@@ -43,6 +43,8 @@ export type KeyPlan =
 export const ROOMY: KeyPlan = { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 };
 
 export interface LiveServerOptions {
+  /** Node's own flags, before `dist/main.js`. */
+  nodeFlags?: readonly string[];
   /** The folder holding `dist/main.js` and `dist/keys.js`: this package, or a deploy folder. */
   root?: string;
   /** The database to serve; by default a fresh SQLite file in a temp folder of its own. */
@@ -76,7 +78,7 @@ export async function startLiveServer(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
   };
-  const child: ChildProcess = spawn(process.execPath, [main], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeFlags ?? []), main], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

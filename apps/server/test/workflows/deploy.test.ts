@@ -31,6 +31,17 @@ async function dockerBuildRecipe(): Promise<{ deployFolder: string; commands: st
   return { deployFolder, commands };
 }
 
+/**
+ * The image's start command (its `CMD`), which must be the server package's start script word
+ * for word: `pnpm start` and the image run the server with the same Node flags.
+ */
+async function imageStartCommand(): Promise<string[]> {
+  const dockerfile = await readFile(DOCKERFILE, 'utf8');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  if (!cmd) throw new Error('the Dockerfile has no CMD in exec form');
+  return JSON.parse(cmd) as string[];
+}
+
 interface Lockfile {
   importers: Record<string, { dependencies?: Record<string, { version: string }> }>;
   packages: Record<string, unknown>;
@@ -95,8 +106,15 @@ describe('the server deploy folder', () => {
     await Promise.all(databases.map((database) => database.drop()));
   });
 
-  it('is made by the Dockerfile build steps from the lockfile and serves all three operations with plain node', async () => {
+  it('is made by the Dockerfile build steps from the lockfile and serves all three operations with plain node, started as the image starts it', async () => {
     const recipe = await dockerBuildRecipe();
+    const startCommand = await imageStartCommand();
+    const { scripts } = JSON.parse(
+      await readFile(join(REPOSITORY_ROOT, 'apps/server/package.json'), 'utf8'),
+    ) as { scripts: { start: string } };
+    expect(startCommand.join(' ')).toBe(scripts.start);
+    expect(startCommand[0]).toBe('node');
+    expect(startCommand.at(-1)).toBe('dist/main.js');
     expect(recipe.commands.map((command) => command.slice(0, 2).join(' '))).toEqual([
       'pnpm install',
       'pnpm deploy:server',
@@ -132,6 +150,7 @@ describe('the server deploy folder', () => {
         root: folder,
         databaseUrl: database.url,
         env: BARE_NODE_ENVIRONMENT,
+        nodeFlags: startCommand.slice(1, -1),
       });
       try {
         const key = await server.createKey({ plan: 'free' });
