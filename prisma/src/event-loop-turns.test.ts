@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { joinNextTurn } from './event-loop-turns.js';
 
-/** Two callers in two callbacks of one event-loop phase, as two requests read from two sockets. */
+/**
+ * Two callers in two callbacks of one event-loop phase, as two requests read from two sockets.
+ * Immediates queued together always run in one check phase; timers do not: a timer due a
+ * millisecond later waits for the next turn when the clock ticks between the two.
+ */
 function fromTwoCallbacks(step: (caller: string) => Promise<void>) {
   return Promise.all(
     ['a', 'b'].map(
-      (caller) => new Promise<void>((resolve) => setTimeout(() => step(caller).then(resolve), 0)),
+      (caller) => new Promise<void>((resolve) => setImmediate(() => step(caller).then(resolve))),
     ),
   );
 }
