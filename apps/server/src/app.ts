@@ -10,6 +10,7 @@ import type { TrustedProxies } from './access/client-address.js';
 import { apiBrowserPolicy, crossOriginAccess } from './http/browser-policy.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/error-mapper.js';
+import { inOrder } from './http/in-order.js';
 import { requestHeadCheck } from './http/request-head.js';
 import { requestLog } from './http/request-log.js';
 import {
@@ -101,14 +102,19 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
 
-  app.use(requestLog({ logger, metrics, operationOf }));
-  app.use(apiBrowserPolicy(), crossOriginAccess(deps.corsOrigins ?? []));
-  app.use(onlyOn(GET_PET_ROUTE, deprecationHeaders));
-  app.use(deps.admission.middleware);
-  app.use(requestHeadCheck);
-  app.use(routeGuard([...API_ROUTES, ...SITE_ROUTES]));
-  app.use(healthRoutes(db), apiDocsRoutes(deps.publicUrl));
-  app.use(onlyOn(API_ROUTES, requireApiKey));
+  // What every request goes through, in this order, before a route answers it.
+  app.use(
+    inOrder(
+      requestLog({ logger, metrics, operationOf }),
+      ...apiBrowserPolicy(),
+      ...crossOriginAccess(deps.corsOrigins ?? []),
+      onlyOn(GET_PET_ROUTE, deprecationHeaders),
+      deps.admission.middleware,
+      requestHeadCheck,
+      routeGuard([...API_ROUTES, ...SITE_ROUTES]),
+      onlyOn(API_ROUTES, requireApiKey),
+    ),
+  );
 
   createExpressEndpoints(
     contract.pets,
@@ -131,6 +137,8 @@ export function createApp(deps: AppDeps): Express {
     },
   );
 
+  // The probes and documents, after the operations, so that API requests do not pass their routers.
+  app.use(healthRoutes(db), apiDocsRoutes(deps.publicUrl));
   // Whatever no handler answered (a file missing under /docs/assets) is an unknown path too.
   app.use((req, _res, next) => next(routeNotFound(req)));
   app.use(errorMapper(logger));

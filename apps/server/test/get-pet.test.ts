@@ -69,4 +69,27 @@ describe('getPet (deprecated)', () => {
     const res = await api.request('/v1/pets/9007199254740991');
     expect(res.status).toBe(404);
   });
+
+  it('concurrent lookups, read together, each answer their own pet, repeats and unknown ids too', async () => {
+    const pets = await Promise.all(
+      ['Ada', 'Bo', 'Cy'].map(async (name, index) => {
+        const res = await api.request('/v1/pets', {
+          method: 'POST',
+          json: { name, categoryId: index + 1, status: 'sold' },
+        });
+        return res.json();
+      }),
+    );
+    const ids = [...pets.map((pet) => pet.id), pets[0].id, 999_999, 9007199254740991, pets[2].id];
+    const answers = await Promise.all(ids.map((id) => api.request(`/v1/pets/${id}`)));
+    const bodies = await Promise.all(answers.map((res) => res.json()));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 404, 404, 200]);
+    expect(bodies).toEqual([
+      ...pets,
+      pets[0],
+      expect.objectContaining({ code: 'not_found', message: 'No pet has id 999999.' }),
+      expect.objectContaining({ code: 'not_found', message: 'No pet has id 9007199254740991.' }),
+      pets[2],
+    ]);
+  });
 });

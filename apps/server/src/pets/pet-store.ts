@@ -1,5 +1,6 @@
 import type { Pet, PetStatus } from '@animal-store/contract';
 import type { DatabaseClient, Prisma } from '@animal-store/db';
+import DataLoader from 'dataloader';
 
 /** The wire shape is chosen here, column by column; nothing else leaves the database. */
 const PET_COLUMNS = {
@@ -68,11 +69,31 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === UNIQUE_CONSTRAINT_VIOLATION;
 }
 
+/** The most ids one lookup statement carries, well under SQLite's 32,766 bound parameters. */
+const MAX_IDS_PER_LOOKUP = 1_000;
+
 /** Every database call the pets operations make. */
 export function createPetStore(db: DatabaseClient) {
-  async function findPet(id: number): Promise<Pet | undefined> {
-    const row = await db.pet.findUnique({ where: { id }, select: PET_COLUMNS });
-    return row ? toPet(row) : undefined;
+  /**
+   * Pets looked up by id in one event-loop turn are read with one statement, and nothing is
+   * cached past it: each lookup still reads the database after it was asked for. Prisma batches
+   * concurrent `findUnique` calls into one statement too, but builds, batches and unpacks a whole
+   * query per call on the way, which cost `get` a tenth of its CPU.
+   */
+  const petsById = new DataLoader<number, Pet | undefined>(
+    async (ids) => {
+      const rows = await db.pet.findMany({ where: { id: { in: [...ids] } }, select: PET_COLUMNS });
+      const byId = new Map(rows.map((row) => [petIdOf(row.id), row]));
+      return ids.map((id) => {
+        const row = byId.get(id);
+        return row && toPet(row);
+      });
+    },
+    { cache: false, maxBatchSize: MAX_IDS_PER_LOOKUP },
+  );
+
+  function findPet(id: number): Promise<Pet | undefined> {
+    return petsById.load(id);
   }
 
   /** Up to `limit` pets after `afterId` in ascending id order, plus whether more follow. */
