@@ -20,7 +20,7 @@ import { headerLine, type RunHeader, renderScenarioReport } from './report.js';
 import { BENCH_ROOT, describeRevision, REPOSITORY_ROOT, shortCommitOf } from './repository.js';
 import { soak } from './soak.js';
 import { renderSoakReport } from './soak-report.js';
-import { benchTarget, startSeeded, type TargetRun } from './target-run.js';
+import { benchTargets, startSeeded } from './target-run.js';
 import { apiServerTarget, type BenchTarget, bareTarget, type RunSettings } from './targets.js';
 import { prepareWorktree } from './worktree.js';
 
@@ -62,9 +62,7 @@ async function runScenarios(
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
   };
-  const runs: TargetRun[] = [];
-  // One server at a time: on a small machine, two would measure each other.
-  for (const target of targets) runs.push(await benchTarget(target, options.scenarios, shape));
+  const runs = await benchTargets(targets, options.scenarios, shape);
   await publish(renderScenarioReport(header, runs, comparedName), header.date, options.database);
 }
 

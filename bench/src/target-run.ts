@@ -40,24 +40,32 @@ export async function startSeeded(target: BenchTarget): Promise<SeededTarget> {
   return { started, inputs, seedSeconds, idleRssBytes };
 }
 
-/** Every scenario against one target, then the target is stopped. */
-export async function benchTarget(
-  target: BenchTarget,
+/**
+ * Every scenario against every target. All targets are started and seeded first; then each
+ * scenario runs against each target in turn, one at a time (on a small machine two under load
+ * would measure each other), so that a drift in the machine's speed over the minutes of a run
+ * touches every target's numbers for a scenario alike. The targets are stopped at the end.
+ */
+export async function benchTargets(
+  targets: readonly BenchTarget[],
   scenarios: readonly ScenarioName[],
   shape: LoadShape,
-): Promise<TargetRun> {
-  const seeded = await startSeeded(target);
-  const results: ScenarioResult[] = [];
-  for (const scenario of scenarios) {
-    if (cleaningUp()) throw new Error('interrupted');
-    progress(`${target.name}: ${scenario}`);
-    results.push(await measureScenario(seeded.started, scenario, seeded.inputs, shape));
+): Promise<TargetRun[]> {
+  const runs: Array<TargetRun & { seeded: SeededTarget }> = [];
+  for (const target of targets) {
+    const seeded = await startSeeded(target);
+    const { seedSeconds, idleRssBytes } = seeded;
+    runs.push({ target, seeded, seedSeconds, idleRssBytes, scenarios: [] });
   }
-  await seeded.started.server.stop();
-  return {
-    target,
-    seedSeconds: seeded.seedSeconds,
-    idleRssBytes: seeded.idleRssBytes,
-    scenarios: results,
-  };
+  for (const scenario of scenarios) {
+    for (const run of runs) {
+      if (cleaningUp()) throw new Error('interrupted');
+      progress(`${run.target.name}: ${scenario}`);
+      run.scenarios.push(
+        await measureScenario(run.seeded.started, scenario, run.seeded.inputs, shape),
+      );
+    }
+  }
+  for (const run of runs) await run.seeded.started.server.stop();
+  return runs;
 }
