@@ -54,6 +54,17 @@ describe('inOrder', () => {
     expect(ran).toEqual(['last']);
   });
 
+  it("goes on to the next handler on 'route', as Express's middleware does", async () => {
+    const ran: string[] = [];
+    const skips: RequestHandler = (_req, _res, next) => next('route');
+    const check: RequestHandler = (_req, _res, next) => {
+      ran.push('check');
+      next();
+    };
+    expect(await handedOn(inOrder(skips, check))).toEqual([undefined]);
+    expect(ran).toEqual(['check']);
+  });
+
   it('with no handlers, goes straight on', async () => {
     expect(await handedOn(inOrder())).toEqual([undefined]);
   });

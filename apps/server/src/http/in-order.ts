@@ -11,8 +11,9 @@ export function inOrder(...handlers: RequestHandler[]): RequestHandler {
     let position = 0;
     const proceed: NextFunction = (error?: unknown) => {
       const handler = handlers[position++];
-      // As in Express, a falsy value means go on.
-      if (error || handler === undefined) return next(error);
+      // As in Express's middleware, a falsy value and 'route' mean go on: the route to skip to
+      // is the next handler. Passed out, 'route' would skip the checks still to come.
+      if ((error && error !== 'route') || handler === undefined) return next(error);
       try {
         handler(req, res, proceed);
       } catch (thrown) {
