@@ -62,7 +62,7 @@ async function runScenarios(
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
   };
-  const runs = await benchTargets(targets, options.scenarios, shape);
+  const runs = await benchTargets(targets, options.scenarios, shape, options.rounds);
   await publish(renderScenarioReport(header, runs, comparedName), header.date, options.database);
 }
 
@@ -100,6 +100,7 @@ async function main(options: BenchOptions): Promise<void> {
     connections: options.connections,
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
+    rounds: options.rounds,
     database: options.database,
     redisUrl,
     serverNodeOptions: options.serverNodeOptions,

@@ -8,6 +8,8 @@ export const USAGE = `Usage: pnpm bench [options]
   --connections N            concurrent connections (default 50)
   --duration S               measured seconds per scenario (default 10)
   --warmup S                 unmeasured seconds before each scenario (default 2)
+  --rounds N                 runs of each scenario against each server, taking turns; the
+                             report gives each server's median round (default 1)
   --scenarios a,b,c          some of: ${SCENARIO_NAMES.join(', ')} (default: all)
   --db sqlite|postgres       database of the API servers (default sqlite; the bare baseline is
                              always SQLite)
@@ -23,6 +25,8 @@ export interface BenchOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Runs of each scenario against each server; each server's median round is reported. */
+  rounds: number;
   scenarios: ScenarioName[];
   database: DatabaseKind;
   compare: string | undefined;
@@ -64,6 +68,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       connections: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
+      rounds: { type: 'string' },
       scenarios: { type: 'string' },
       db: { type: 'string' },
       compare: { type: 'string' },
@@ -82,12 +87,16 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (soakSeconds !== undefined && values.compare !== undefined) {
     throw new UsageError('--soak runs against our server only: leave out --compare');
   }
+  if (soakSeconds !== undefined && values.rounds !== undefined) {
+    throw new UsageError('--soak is one long run: leave out --rounds');
+  }
   // pnpm runs the script in bench/; a relative path means the folder the command was typed in.
   const typedIn = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
   return {
     connections: wholeNumber('connections', values.connections, 1, 1_000) ?? 50,
     durationSeconds: wholeNumber('duration', values.duration, 1, 3_600) ?? 10,
     warmupSeconds: wholeNumber('warmup', values.warmup, 0, 600) ?? 2,
+    rounds: wholeNumber('rounds', values.rounds, 1, 20) ?? 1,
     scenarios: scenarioList(values.scenarios),
     database,
     compare: values.compare,

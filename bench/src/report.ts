@@ -11,6 +11,8 @@ export interface RunHeader {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Runs of each scenario against each server; the report gives each server's median round. */
+  rounds: number;
   database: DatabaseKind;
   redisUrl: string | undefined;
   serverNodeOptions: string;
@@ -27,6 +29,9 @@ function table(head: string[], align: Array<'left' | 'right'>, rows: string[][])
   const rule = align.map((side) => (side === 'left' ? ':--' : '--:'));
   return [line(head), line(rule), ...rows.map(line)].join('\n');
 }
+
+const roundsNote = (rounds: number) =>
+  rounds > 1 ? `, each server's median of ${rounds} rounds taken in turns` : '';
 
 const isFlagged = (result: ScenarioResult) => result.non2xx > 0 || result.errors > 0;
 
@@ -130,7 +135,7 @@ export function renderScenarioReport(
     '',
     headerLine(
       header,
-      `${header.connections} connections × ${header.durationSeconds} s per scenario (${header.warmupSeconds} s warm-up)`,
+      `${header.connections} connections × ${header.durationSeconds} s per scenario (${header.warmupSeconds} s warm-up)${roundsNote(header.rounds)}`,
     ),
     '',
     ...runs.map((run) => `- **${run.target.name}**: ${run.target.description}`),

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { cleaningUp } from './cleanup.js';
+import { medianRound } from './median-round.js';
 import { statusBytes } from './process-stats.js';
 import { progress } from './progress.js';
 import { type LoadShape, measureScenario, type ScenarioResult } from './scenario-measurement.js';
@@ -41,15 +42,17 @@ export async function startSeeded(target: BenchTarget): Promise<SeededTarget> {
 }
 
 /**
- * Every scenario against every target. All targets are started and seeded first; then each
- * scenario runs against each target in turn, one at a time (on a small machine two under load
- * would measure each other), so that a drift in the machine's speed over the minutes of a run
- * touches every target's numbers for a scenario alike. The targets are stopped at the end.
+ * Every scenario against every target, `rounds` times. All targets are started and seeded
+ * first; then each scenario runs against each target in turn, one at a time (on a small machine
+ * two under load would measure each other), round after round, so that a drift in the machine's
+ * speed over the minutes of a run touches every target's numbers for a scenario alike. Each
+ * target's median round is kept (see medianRound). The targets are stopped at the end.
  */
 export async function benchTargets(
   targets: readonly BenchTarget[],
   scenarios: readonly ScenarioName[],
   shape: LoadShape,
+  rounds = 1,
 ): Promise<TargetRun[]> {
   const runs: Array<TargetRun & { seeded: SeededTarget }> = [];
   for (const target of targets) {
@@ -58,12 +61,18 @@ export async function benchTargets(
     runs.push({ target, seeded, seedSeconds, idleRssBytes, scenarios: [] });
   }
   for (const scenario of scenarios) {
-    for (const run of runs) {
-      if (cleaningUp()) throw new Error('interrupted');
-      progress(`${run.target.name}: ${scenario}`);
-      run.scenarios.push(
-        await measureScenario(run.seeded.started, scenario, run.seeded.inputs, shape),
-      );
+    const measured = runs.map((): ScenarioResult[] => []);
+    for (let round = 1; round <= rounds; round++) {
+      const roundLabel = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+      for (const [index, run] of runs.entries()) {
+        if (cleaningUp()) throw new Error('interrupted');
+        progress(`${run.target.name}: ${scenario}${roundLabel}`);
+        const { started, inputs } = run.seeded;
+        measured[index]?.push(await measureScenario(started, scenario, inputs, shape));
+      }
+    }
+    for (const [index, run] of runs.entries()) {
+      run.scenarios.push(medianRound(measured[index] ?? []));
     }
   }
   for (const run of runs) await run.seeded.started.server.stop();
