@@ -42,3 +42,43 @@ it('keeps nothing between turns: a lookup after a change reads the change', asyn
   await db.pet.delete({ where: { id: pet.id } });
   expect(await store.findPet(pet.id)).toBeUndefined();
 });
+
+it('reads a page asked for several times in one turn with one statement, and each different page with its own', async () => {
+  const cat = await store.createPet({ name: 'Page cat', categoryId: 3, status: 'available' });
+  const dog = await store.createPet({ name: 'Page dog', categoryId: 4, status: 'sold' });
+  const before = cat.id - 1;
+  statements = 0;
+  const [first, again, sold, afterCat, thirdTime] = await Promise.all([
+    store.listPets({ afterId: before, limit: 1 }),
+    store.listPets({ afterId: before, limit: 1 }),
+    store.listPets({ afterId: before, limit: 5, status: 'sold' }),
+    store.listPets({ afterId: cat.id, limit: 5 }),
+    store.listPets({ afterId: before, limit: 1 }),
+  ]);
+  expect(statements).toBe(3);
+  expect(first).toEqual({ pets: [cat], hasMore: true });
+  expect(again).toEqual(first);
+  expect(thirdTime).toEqual(first);
+  expect(sold).toEqual({ pets: [dog], hasMore: false });
+  expect(afterCat).toEqual({ pets: [dog], hasMore: false });
+});
+
+it('keeps no page between turns: a page asked for after a change reads the change', async () => {
+  const first = await store.createPet({ name: 'First', categoryId: 1, status: 'pending' });
+  const query = { afterId: first.id - 1, limit: 10 };
+  expect(await store.listPets(query)).toEqual({ pets: [first], hasMore: false });
+  const second = await store.createPet({ name: 'Second', categoryId: 1, status: 'pending' });
+  expect(await store.listPets(query)).toEqual({ pets: [first, second], hasMore: false });
+  await db.pet.delete({ where: { id: first.id } });
+  expect(await store.listPets(query)).toEqual({ pets: [second], hasMore: false });
+});
+
+it('fails only the page whose read failed when pages are read together', async () => {
+  const [good, bad] = await Promise.allSettled([
+    store.listPets({ limit: 1 }),
+    // Not an id at all: Prisma refuses to build the statement.
+    store.listPets({ afterId: Number.NaN, limit: 1 }),
+  ]);
+  expect(good.status).toBe('fulfilled');
+  expect(bad.status).toBe('rejected');
+});

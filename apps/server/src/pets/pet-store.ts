@@ -69,6 +69,24 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === UNIQUE_CONSTRAINT_VIOLATION;
 }
 
+/** Which page of the list to read: `limit` pets after `afterId`, of one status or all. */
+interface PageQuery {
+  status?: PetStatus | undefined;
+  afterId?: number | undefined;
+  limit: number;
+}
+
+/** A page of pets in ascending id order, and whether more follow it. */
+interface Page {
+  pets: Pet[];
+  hasMore: boolean;
+}
+
+/** DataLoader fails the loads whose result is an Error, and only those. */
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
 /** The most ids one lookup statement carries, well under SQLite's 32,766 bound parameters. */
 const MAX_IDS_PER_LOOKUP = 1_000;
 
@@ -97,17 +115,42 @@ export function createPetStore(db: DatabaseClient) {
   }
 
   /** Up to `limit` pets after `afterId` in ascending id order, plus whether more follow. */
-  async function listPets(filter: { status?: PetStatus; afterId?: number; limit: number }) {
+  async function readPage({ status, afterId, limit }: PageQuery): Promise<Page> {
     const rows = await db.pet.findMany({
-      where: {
-        status: filter.status,
-        id: filter.afterId === undefined ? undefined : { gt: filter.afterId },
-      },
+      where: { status, id: afterId === undefined ? undefined : { gt: afterId } },
       orderBy: { id: 'asc' },
-      take: filter.limit + 1,
+      take: limit + 1,
       select: PET_COLUMNS,
     });
-    return { pets: rows.slice(0, filter.limit).map(toPet), hasMore: rows.length > filter.limit };
+    return { pets: rows.slice(0, limit).map(toPet), hasMore: rows.length > limit };
+  }
+
+  /**
+   * The same page asked for more than once in one event-loop turn (the first page, polled by
+   * many clients) is read with one statement, and nothing is kept past it: the statement runs
+   * after the last of those requests arrived, so each still gets what the database held after
+   * it asked. Different pages of one turn are read side by side, each failing on its own.
+   */
+  const pages = new DataLoader<PageQuery, Page>(
+    async (queries) => {
+      const reads = new Map<string, Promise<Page | Error>>();
+      return Promise.all(
+        queries.map((query) => {
+          const key = `${query.status} ${query.afterId} ${query.limit}`;
+          let read = reads.get(key);
+          if (!read) {
+            read = readPage(query).catch(asError);
+            reads.set(key, read);
+          }
+          return read;
+        }),
+      );
+    },
+    { cache: false },
+  );
+
+  function listPets(query: PageQuery): Promise<Page> {
+    return pages.load(query);
   }
 
   async function createPet(pet: Omit<Pet, 'id'>): Promise<Pet> {
