@@ -82,3 +82,23 @@ it('fails only the page whose read failed when pages are read together', async (
   expect(good.status).toBe('fulfilled');
   expect(bad.status).toBe('rejected');
 });
+
+it('inserts the pets created in one turn with one statement, each create getting its own pet', async () => {
+  const NUL = String.fromCharCode(0);
+  const asked = [
+    { name: 'Batch a', categoryId: 1, status: 'available' },
+    { name: `Back\\slash and ${NUL}`, categoryId: 2, status: 'pending' },
+    { name: 'Twin', categoryId: 3, status: 'sold' },
+    { name: 'Twin', categoryId: 3, status: 'sold' },
+    { name: 'Batch z', categoryId: 9007199254740991, status: 'available' },
+  ] as const;
+  statements = 0;
+  const created = await Promise.all(asked.map((pet) => store.createPet(pet)));
+  expect(statements).toBe(1);
+  expect(created.map(({ id: _, ...values }) => values)).toEqual(asked);
+  const ids = created.map((pet) => pet.id);
+  // Ids grow in the order the creates were asked for, and no two requests share a pet.
+  expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  expect(new Set(ids).size).toBe(asked.length);
+  expect(await Promise.all(ids.map((id) => store.findPet(id)))).toEqual(created);
+});
