@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     inOrder(
       requestLog({ logger, metrics, operationOf }),
-      ...apiBrowserPolicy(),
+      apiBrowserPolicy(),
       ...crossOriginAccess(deps.corsOrigins ?? []),
       onlyOn(GET_PET_ROUTE, deprecationHeaders),
       deps.admission.middleware,

@@ -7,19 +7,27 @@ import { MAX_HEADER_BYTES } from './limits.js';
 const VALID_HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
+/** The values of every header named `name` (lower case), as sent. */
 function headerValues(req: Request, name: string): string[] {
   const values: string[] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]?.toLowerCase() === name) values.push(req.rawHeaders[i + 1] ?? '');
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const sent = raw[i] ?? '';
+    // Only a name of the right length is lowered: most are not, and need no new string.
+    if (sent.length === name.length && sent.toLowerCase() === name) values.push(raw[i + 1] ?? '');
   }
   return values;
 }
 
-/** Header bytes as sent: Node's own limit counts only names and values, not `: ` and CRLF. */
+/**
+ * Header bytes as sent: Node's own limit counts only names and values, not `: ` and CRLF. Node
+ * reads header bytes as Latin-1, one character each, so a length is a byte count.
+ */
 function headerBytes(req: Request): number {
   let bytes = 2;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    bytes += Buffer.byteLength(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`, 'latin1');
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    bytes += (raw[i]?.length ?? 0) + (raw[i + 1]?.length ?? 0) + 4;
   }
   return bytes;
 }
