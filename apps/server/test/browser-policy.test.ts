@@ -48,6 +48,7 @@ describe('Security headers', () => {
         "default-src 'none';frame-ancestors 'none'",
       );
       for (const [name, value] of HELMET_DEFAULTS) expect(res.headers.get(name), path).toBe(value);
+      expect(res.headers.get('x-powered-by'), path).toBeNull();
     }
     const unauthorized = await api.request('/v1/pets', { apiKey: null });
     expect(unauthorized.headers.get('x-content-type-options')).toBe('nosniff');

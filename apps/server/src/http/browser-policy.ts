@@ -4,11 +4,19 @@ import helmet from 'helmet';
 
 type Header = readonly [name: string, value: string];
 
+/** A request to run a middleware against that must not read it: any read throws. */
+const UNREADABLE_REQUEST = new Proxy({} as Request, {
+  get(_target, property) {
+    throw new Error(`The browser policy read the request (${String(property)})`);
+  },
+});
+
 /**
  * The headers `middleware` sets, found once by running it against a stand-in response that
  * records them. Helmet's headers depend only on its options, never on the request, so setting
  * the recorded list costs each response a dozen `setHeader` calls instead of helmet's dozen
- * middleware calls.
+ * middleware calls. A middleware that reads the request, fails or goes on later is refused at
+ * start: its headers could differ from one request to the next.
  */
 function headersSetBy(middleware: RequestHandler): Header[] {
   const headers: Header[] = [];
@@ -17,10 +25,11 @@ function headersSetBy(middleware: RequestHandler): Header[] {
     removeHeader: () => {},
   };
   let finished = false;
-  middleware({} as Request, recorder as unknown as Response, () => {
+  middleware(UNREADABLE_REQUEST, recorder as unknown as Response, (error?: unknown) => {
+    if (error) throw error;
     finished = true;
   });
-  if (!finished) throw new Error('The browser policy middleware did not finish synchronously');
+  if (!finished) throw new Error('The browser policy did not finish at once');
   return headers;
 }
 

@@ -94,11 +94,14 @@ function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
 }
 
-/** The most ids one lookup statement carries, well under SQLite's 32,766 bound parameters. */
-const MAX_IDS_PER_LOOKUP = 1_000;
+/** Prisma binds at most 999 values in one SQLite statement, and splits a statement that needs more. */
+const MAX_BOUND_VALUES = 999;
 
-/** The most pets one insert carries: three parameters each, well under that bound too. */
-const MAX_PETS_PER_INSERT = 1_000;
+/** The most ids one lookup statement carries. */
+const MAX_IDS_PER_LOOKUP = MAX_BOUND_VALUES;
+
+/** The most pets one insert carries: each binds four values (its `created_at` too). */
+const MAX_PETS_PER_INSERT = Math.floor(MAX_BOUND_VALUES / 4);
 
 /** Every database call the pets operations make. */
 export function createPetStore(db: DatabaseClient) {
@@ -168,7 +171,9 @@ export function createPetStore(db: DatabaseClient) {
    * statement and one commit instead of one each; each request is answered once that statement
    * is committed, as it would be alone. The rows come back in no promised order: each request
    * takes a row holding exactly the values it sent, and pets with equal values are
-   * interchangeable.
+   * interchangeable. A statement that fails fails every create in it. A fault (the disk, the
+   * connection) would fail them all anyway; the only failure one row can cause is ids running
+   * out at 2^53 − 1, where the creates of that turn that would still have fitted fail too.
    */
   const creates = new DataLoader<NewPet, Pet>(
     async (pets) => {
