@@ -102,7 +102,7 @@ it('inserts the pets created in one turn with one statement, each create getting
   expect(await Promise.all(ids.map((id) => store.findPet(id)))).toEqual(created);
 });
 
-it('inserts more pets than one statement may bind in as few statements as it takes, each create getting its own pet', async () => {
+it('inserts more than 1,000 pets of one turn in statements of at most 1,000, each create getting its own pet', async () => {
   const asked = Array.from({ length: 2_500 }, (_, i) => ({
     name: `Crowd ${i}`,
     categoryId: 1 + (i % 7),
