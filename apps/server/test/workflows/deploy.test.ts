@@ -33,7 +33,8 @@ async function dockerBuildRecipe(): Promise<{ deployFolder: string; commands: st
 
 /**
  * The image's start command (its `CMD`), which must be the server package's start script word
- * for word: `pnpm start` and the image run the server with the same Node flags.
+ * for word: `pnpm start`, the image and the README's deploy command run the server with the same
+ * Node flags.
  */
 async function imageStartCommand(): Promise<string[]> {
   const dockerfile = await readFile(DOCKERFILE, 'utf8');
@@ -113,6 +114,9 @@ describe('the server deploy folder', () => {
       await readFile(join(REPOSITORY_ROOT, 'apps/server/package.json'), 'utf8'),
     ) as { scripts: { start: string } };
     expect(startCommand.join(' ')).toBe(scripts.start);
+    expect(await readFile(join(REPOSITORY_ROOT, 'README.md'), 'utf8')).toContain(
+      `DATABASE_URL=postgresql://… ${scripts.start}\n`,
+    );
     expect(startCommand[0]).toBe('node');
     expect(startCommand.at(-1)).toBe('dist/main.js');
     expect(recipe.commands.map((command) => command.slice(0, 2).join(' '))).toEqual([
