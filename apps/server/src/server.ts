@@ -6,6 +6,7 @@ import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { createApp, isSiteRoute } from './app.js';
 import { type ConnectionResponses, trackConnectionResponses } from './http/connection-responses.js';
+import { expressBornMessages } from './http/express-messages.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, MAX_HEADER_BYTES } from './http/limits.js';
 import { answerParserError, owedAnswers } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
@@ -61,6 +62,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
       requestTimeout: timeouts.requestMs,
       keepAliveTimeout: timeouts.keepAliveMs,
       connectionsCheckingInterval: CLIENT_DEADLINE_CHECK_MS,
+      ...expressBornMessages(app),
     },
     app,
   );

@@ -1,0 +1,67 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expressBornMessages } from './express-messages.js';
+
+let server: Server | undefined;
+
+afterEach(
+  () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+);
+
+/** Serves `app` through Node's HTTP server with `expressBornMessages`, on a free port. */
+async function serve(app: express.Express): Promise<string> {
+  server = createServer(expressBornMessages(app), app);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('expressBornMessages', () => {
+  it('makes requests and responses with the prototypes Express gives them, so none is swapped', async () => {
+    const app = express();
+    const bornWith = new WeakMap<object, object | null>();
+    const swapped: string[] = [];
+    app.get('/pets/:id', (req, res) => {
+      if (Object.getPrototypeOf(req) !== bornWith.get(req)) swapped.push('request');
+      if (Object.getPrototypeOf(res) !== bornWith.get(res)) swapped.push('response');
+      res.json({ swapped });
+    });
+    const origin = await serve(app);
+    server?.prependListener('request', (req: IncomingMessage, res) => {
+      bornWith.set(req, Object.getPrototypeOf(req));
+      bornWith.set(res, Object.getPrototypeOf(res));
+    });
+
+    const response = await fetch(`${origin}/pets/7`);
+    expect(await response.json()).toEqual({ swapped: [] });
+  });
+
+  it("keeps Express's request and response API", async () => {
+    const app = express();
+    app.set('title', 'pets');
+    app.get('/pets/:id', (req, res) => {
+      res
+        .status(203)
+        .set('X-Seen', req.get('x-asked'))
+        .json({
+          app: req.app === app && req.app.get('title'),
+          id: req.params.id,
+          query: req.query,
+          path: req.path,
+        });
+    });
+    const origin = await serve(app);
+
+    const response = await fetch(`${origin}/pets/7?status=sold`, { headers: { 'X-Asked': 'yes' } });
+    expect(response.status).toBe(203);
+    expect(response.headers.get('x-seen')).toBe('yes');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({
+      app: 'pets',
+      id: '7',
+      query: { status: 'sold' },
+      path: '/pets/7',
+    });
+  });
+});
