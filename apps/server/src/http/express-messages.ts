@@ -10,9 +10,9 @@ import type { Express } from 'express';
  * and response a hidden class of its own (of 100 requests in a row, no two shared one; Node 24's
  * shares one), so property accesses in Node's HTTP server, Express and all after them miss their
  * inline caches and take the slow path: on Node 20, `get` and `list20` served about 1.6 times as
- * many requests once the swap was gone. Here the classes Node makes them with extend its own and
- * take `app.request` and `app.response` as their prototypes, so Express sets the prototype each
- * already has, which changes nothing.
+ * many requests once the swap was gone. Here the classes Node makes them with extend its own,
+ * their prototypes inherit from Express's and become the app's `request` and `response`, so
+ * Express sets the prototype each already has, which changes nothing.
  */
 export function expressBornMessages(app: Express) {
   class ExpressRequest extends IncomingMessage {}
