@@ -23,7 +23,7 @@ import {
 } from './http/route-guard.js';
 import type { Logger } from './logger.js';
 import { apiDocsRoutes, DOCS_PATH, OPENAPI_PATH } from './operations/api-docs.js';
-import { healthRoutes } from './operations/health.js';
+import { HEALTH_PATH, healthRoutes, READY_PATH, type Readiness } from './operations/health.js';
 import type { OperationName, ServerMetrics } from './operations/metrics.js';
 import { PageCursorCodec } from './pets/page-cursor.js';
 import { createPetStore } from './pets/pet-store.js';
@@ -36,6 +36,8 @@ export interface AppDeps {
   metrics: ServerMetrics;
   /** Rate limiting and caller identification, shared with the HTTP server's parser-error path. */
   admission: Admission;
+  /** What `/readyz` answers: not ready while shutting down or while the database is away. */
+  readiness: Readiness;
   /** Origin used for absolute URLs in `Link` headers; defaults to the request's own. */
   publicUrl?: string | undefined;
   /** Which proxies' `X-Forwarded-For` names the client; none by default. */
@@ -53,9 +55,13 @@ const NAMED_API_ROUTES: Named[] = Object.entries(contract.pets).map(([name, { me
   { method, path },
 ]);
 
+const NAMED_PROBE_ROUTES: Named[] = [
+  ['healthz', { method: 'GET', path: HEALTH_PATH }],
+  ['readyz', { method: 'GET', path: READY_PATH }],
+];
+
 const NAMED_SITE_ROUTES: Named[] = [
-  ['healthz', { method: 'GET', path: '/healthz' }],
-  ['readyz', { method: 'GET', path: '/readyz' }],
+  ...NAMED_PROBE_ROUTES,
   ['openapi', { method: 'GET', path: OPENAPI_PATH }],
   ['docs', { method: 'GET', path: DOCS_PATH }],
   ['docs', { method: 'GET', path: `${DOCS_PATH}/assets/:file` }],
@@ -67,6 +73,9 @@ const GET_PET_ROUTE: KnownRoute[] = [contract.pets.getPet];
 
 /** Whether a request is for the probes and documents outside the API operations. */
 export const isSiteRoute = routeMatcher(SITE_ROUTES);
+
+/** Whether a request is a health probe, which rate limiting never counts nor refuses. */
+export const isProbe = routeMatcher(NAMED_PROBE_ROUTES.map(([, route]) => route));
 
 const namedRoute = routeNamer([...NAMED_API_ROUTES, ...NAMED_SITE_ROUTES]);
 
@@ -138,7 +147,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   // The probes and documents, after the operations, so that API requests do not pass their routers.
-  app.use(healthRoutes(db), apiDocsRoutes(deps.publicUrl));
+  app.use(healthRoutes(deps.readiness), apiDocsRoutes(deps.publicUrl));
   // Whatever no handler answered (a file missing under /docs/assets) is an unknown path too.
   app.use((req, _res, next) => next(routeNotFound(req)));
   app.use(errorMapper(logger));

@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { parseTrustProxy } from './access/client-address.js';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/limits.js';
 import { DEFAULT_MAX_SUBJECTS } from './limits/memory-store.js';
-import { DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
+import { DEFAULT_REDIS_KEY_PREFIX, DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
+import { DEFAULT_SHUTDOWN } from './shutdown.js';
 
 /** The server's own files (the default SQLite database, the development key): `<server package>/data/`. */
 export const DATA_FOLDER = fileURLToPath(new URL('../data/', import.meta.url));
@@ -29,7 +30,12 @@ const TrustProxySchema = z
 const milliseconds = (fallback: number) =>
   z.coerce.number().int().min(10).max(600_000).default(fallback);
 
-const ConfigSchema = z.object({
+/** A wait in milliseconds that may be skipped altogether: from 0 to 10 minutes. */
+const waitMilliseconds = (fallback: number) =>
+  z.coerce.number().int().min(0).max(600_000).default(fallback);
+
+/** Every setting the server reads from its environment; the operations document lists each. */
+export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z
@@ -52,6 +58,7 @@ const ConfigSchema = z.object({
     .optional(),
   REDIS_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.connectTimeoutMs),
   REDIS_COMMAND_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.commandTimeoutMs),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default(DEFAULT_REDIS_KEY_PREFIX),
   IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
   RATE_LIMIT_MAX_SUBJECTS: z.coerce.number().int().min(1_000).default(DEFAULT_MAX_SUBJECTS),
   TRUST_PROXY: TrustProxySchema,
@@ -75,6 +82,8 @@ const ConfigSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.headersMs),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.requestMs),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.keepAliveMs),
+  SHUTDOWN_DRAIN_MS: waitMilliseconds(DEFAULT_SHUTDOWN.drainMs),
+  SHUTDOWN_GRACE_MS: milliseconds(DEFAULT_SHUTDOWN.graceMs),
   METRICS_PORT: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.coerce.number().int().min(0).max(65535).optional(),

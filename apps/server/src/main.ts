@@ -3,10 +3,10 @@ import { createPrismaClient, migrateDatabase, poolStatsOf } from '@animal-store/
 import { loadConfig } from './config.js';
 import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
-import { databaseReady } from './operations/health.js';
+import { Readiness } from './operations/health.js';
 import { createMetricsServer, createServerMetrics } from './operations/metrics.js';
-import { exitWhenIdle } from './process-exit.js';
 import { closeGracefully, createApiServer, listen } from './server.js';
+import { stopOnSignals } from './shutdown.js';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, boundedStdout(config.LOG_BUFFER_BYTES));
@@ -24,11 +24,13 @@ const db = createPrismaClient(config.DATABASE_URL, {
 const rateLimits = await createRateLimitStore(config.REDIS_URL, logger, {
   connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
   commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  keyPrefix: config.REDIS_KEY_PREFIX,
   maxSubjects: config.RATE_LIMIT_MAX_SUBJECTS,
   onFallback: metrics.rateLimitFallback,
 });
+const readiness = new Readiness(db);
 metrics.watch({
-  ready: () => databaseReady(db),
+  ready: async () => (await readiness.problem()) === undefined,
   pool: () => poolStatsOf(db),
   countersInRedis: () => rateLimits.shared,
 });
@@ -37,6 +39,7 @@ const server = createApiServer({
   logger,
   metrics,
   rateLimits,
+  readiness,
   publicUrl: config.PUBLIC_URL,
   trustProxy: config.TRUST_PROXY,
   corsOrigins: config.CORS_ORIGINS,
@@ -63,29 +66,21 @@ async function serveMetrics(port: number | undefined) {
 }
 const metricsServer = await serveMetrics(config.METRICS_PORT);
 
-let stopping = false;
-async function shutdown(signal: NodeJS.Signals) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down: finishing in-flight requests');
-  await Promise.all([closeGracefully(server), metricsServer && closeGracefully(metricsServer)]);
-  await Promise.all([db.$disconnect(), rateLimits.close()]);
-  logger.info('stopped');
-  // Log lines still buffered for stdout get a moment to reach it before the process exits.
-  await Promise.race([
-    new Promise((resolve) => logger.flush(resolve)),
-    delay(1_000, undefined, { ref: false }),
-  ]);
-}
-
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    shutdown(signal).then(
-      () => exitWhenIdle(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        exitWhenIdle(1);
-      },
-    );
-  });
-}
+stopOnSignals({
+  drainMs: config.SHUTDOWN_DRAIN_MS,
+  beginDrain: () => readiness.beginShutdown(),
+  logger,
+  async stop() {
+    await Promise.all([
+      closeGracefully(server, config.SHUTDOWN_GRACE_MS),
+      metricsServer && closeGracefully(metricsServer, config.SHUTDOWN_GRACE_MS),
+    ]);
+    await Promise.all([db.$disconnect(), rateLimits.close()]);
+    logger.info('stopped');
+    // Log lines still buffered for stdout get a moment to reach it before the process exits.
+    await Promise.race([
+      new Promise((resolve) => logger.flush(resolve)),
+      delay(1_000, undefined, { ref: false }),
+    ]);
+  },
+});

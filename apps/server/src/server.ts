@@ -4,7 +4,7 @@ import type { DatabaseClient } from '@animal-store/db';
 import { createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
-import { createApp, isSiteRoute } from './app.js';
+import { createApp, isProbe, isSiteRoute } from './app.js';
 import { type ConnectionResponses, trackConnectionResponses } from './http/connection-responses.js';
 import { expressBornMessages } from './http/express-messages.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, MAX_HEADER_BYTES } from './http/limits.js';
@@ -12,6 +12,7 @@ import { answerParserError, owedAnswers } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
+import { Readiness } from './operations/health.js';
 import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
 
 export interface ApiServerDeps {
@@ -31,13 +32,12 @@ export interface ApiServerDeps {
   corsOrigins?: readonly string[];
   /** How long a client may take over its request; a slower one is cut off. */
   clientTimeouts?: Partial<ClientTimeouts>;
+  /** What `/readyz` answers; main.ts shares it with the shutdown, which takes it down first. */
+  readiness?: Readiness;
 }
 
 /** How often Node looks for clients past their header or request deadline. */
 const CLIENT_DEADLINE_CHECK_MS = 1_000;
-
-/** How long in-flight requests get to finish after a shutdown signal before connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /** The app behind a Node HTTP server, with requests the HTTP parser refuses answered too. */
 export function createApiServer(deps: ApiServerDeps): Server {
@@ -46,11 +46,13 @@ export function createApiServer(deps: ApiServerDeps): Server {
     onDecision: metrics.rateLimitDecision,
     resolveCaller: createCallerResolver(createApiKeyStore(deps.db)),
     isOutsideOperations: isSiteRoute,
+    isProbe,
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
-  const app = createApp({ ...deps, metrics, admission });
+  const readiness = deps.readiness ?? new Readiness(deps.db);
+  const app = createApp({ ...deps, metrics, admission, readiness });
   // `Host` is checked by the app, which answers a bad one with an Error body like any other.
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...deps.clientTimeouts };
   const server = createServer(
@@ -119,8 +121,11 @@ export function listen(server: Server, port: number, host: string): Promise<void
 /** Each API server's connections and their responses. */
 const responsesOf = new WeakMap<Server, ConnectionResponses>();
 
-/** Stops accepting, lets in-flight requests finish (up to a grace period), then resolves. */
-export function closeGracefully(server: Server): Promise<void> {
+/**
+ * Stops accepting, lets in-flight requests finish (for up to `graceMs`, then their connections
+ * are cut), then resolves.
+ */
+export function closeGracefully(server: Server, graceMs: number): Promise<void> {
   // A keep-alive connection busy with a request stays open to answer it, and Node would go on
   // serving whatever that client sends next on it, until the grace period cut a request off
   // half-way (a pet stored, its 201 lost). So the requests in progress and every request read
@@ -132,7 +137,7 @@ export function closeGracefully(server: Server): Promise<void> {
   for (const res of responsesOf.get(server)?.latestOfAll() ?? []) closeAfter(res);
   server.prependListener('request', (_req, res) => closeAfter(res));
   return new Promise((resolve) => {
-    const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
     deadline.unref();
     server.close(() => {
       clearTimeout(deadline);

@@ -7,9 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyMode, TcpFaultProxy } from './support/tcp-fault-proxy.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
-
-const POSTGRES_URL =
-  process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+import { DEFAULT_PORTS, POSTGRES_SERVER_URL } from './support/test-services.js';
 
 async function timed(request: () => Promise<TestResponse>) {
   const started = performance.now();
@@ -29,7 +27,7 @@ describe.each<ProxyMode>(['hang', 'refuse'])('PostgreSQL that does not answer (%
   let api: TestServer;
 
   beforeAll(async () => {
-    proxy = await TcpFaultProxy.start(POSTGRES_URL, 5432);
+    proxy = await TcpFaultProxy.start(POSTGRES_SERVER_URL, DEFAULT_PORTS.postgresql);
     api = await startTestServer({ databaseUrlFor: (url) => proxy.through(url) });
   });
   afterAll(async () => {

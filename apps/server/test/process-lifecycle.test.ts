@@ -205,3 +205,80 @@ describe('Server process', () => {
     expect(stored.size).toBe(load.acknowledged.size);
   });
 });
+
+describe('Shutdown drain', () => {
+  const DRAIN_MS = 3_000;
+
+  /** Requests sent one after another from SIGTERM until the port is closed, and what they got. */
+  async function probeUntilClosed(baseUrl: string, key: string) {
+    const seen: Array<{ path: string; status: number; code?: string; message?: string }> = [];
+    const paths = ['/readyz', '/v1/pets', '/healthz'];
+    for (let i = 0; ; i += 1) {
+      const path = paths[i % paths.length] as string;
+      try {
+        const res = await fetch(`${baseUrl}${path}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        const body = (await res.json()) as { code?: string; message?: string };
+        seen.push({ path, status: res.status, code: body.code, message: body.message });
+      } catch {
+        return seen;
+      }
+      if (i % 30 === 29) {
+        const created = await createPet(baseUrl, key, `Drained ${i}`);
+        seen.push({ path: 'create', status: created.status });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('on SIGTERM /readyz answers 503 for the drain period while every other request is served; then the listener closes and the process exits 0', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess({
+      DATABASE_URL: databaseUrl,
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    });
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    const signalledAt = performance.now();
+    server.child.kill('SIGTERM');
+    const seen = await probeUntilClosed(server.baseUrl, key);
+    const closedAfterMs = performance.now() - signalledAt;
+    expect(await server.exited).toBe(0);
+
+    // The listener stayed open for the whole drain.
+    expect(closedAfterMs).toBeGreaterThanOrEqual(DRAIN_MS);
+    // Answered 200 only until the signal is handled (the first request may come before), then
+    // 503 until the port closes.
+    const readiness = seen.filter(({ path }) => path === '/readyz');
+    const draining = readiness.slice(readiness.findIndex(({ status }) => status === 503));
+    expect(draining.length).toBeGreaterThan(10);
+    for (const answer of draining) {
+      expect(answer).toMatchObject({ status: 503, code: 'service_unavailable' });
+      expect(answer.message).toMatch(/shutting down/);
+    }
+    const served = seen.filter(({ path }) => path !== '/readyz');
+    expect(served.some(({ path }) => path === 'create')).toBe(true);
+    for (const answer of served) expect(answer.status, answer.path).toBeLessThan(300);
+  });
+
+  it('a second SIGTERM cuts the drain short, and SIGINT (Ctrl-C) skips it', async () => {
+    for (const signals of [['SIGTERM', 'SIGTERM'], ['SIGINT']] as const) {
+      const databaseUrl = await scratchDatabaseUrl();
+      const server = await startServerProcess({
+        DATABASE_URL: databaseUrl,
+        SHUTDOWN_DRAIN_MS: '600000',
+      });
+      const signalledAt = performance.now();
+      for (const signal of signals) {
+        server.child.kill(signal);
+        // The first signal has begun the drain: readiness fails before the next one comes.
+        const readiness = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
+        if (readiness) expect(readiness.status).toBe(503);
+      }
+      expect(await server.exited).toBe(0);
+      // Far less than the ten minutes the drain would have taken.
+      expect(performance.now() - signalledAt, signals.join(' ')).toBeLessThan(60_000);
+    }
+  });
+});

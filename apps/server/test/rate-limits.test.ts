@@ -33,6 +33,9 @@ async function spend(
   return responses;
 }
 
+/** A document outside the operations: counted per client IP, with or without a key. */
+const DOCUMENT = '/v1/openapi.json';
+
 const endOfMinute = (ms: number) => (Math.floor(ms / MINUTE) + 1) * 60;
 const endOfDay = (ms: number) => (Math.floor(ms / DAY) + 1) * 86_400;
 
@@ -205,7 +208,7 @@ describe('Rate limits', () => {
   });
 
   it('requests without a valid key are counted per client IP against the Free plan', async () => {
-    const responses = await spend(null, 60, '/healthz');
+    const responses = await spend(null, 60, DOCUMENT);
     expect(responses.every((res) => res.status === 200)).toBe(true);
     expect(limits(responses[0] as TestResponse)).toEqual({
       limit: 60,
@@ -219,10 +222,10 @@ describe('Rate limits', () => {
   });
 
   it("an IP's ban does not block requests that carry a valid key", async () => {
-    await spend(null, 60, '/healthz');
+    await spend(null, 60, DOCUMENT);
     // The Free plan's threshold is max(10, 60): the 61st rejection in the minute bans.
-    await spend(null, 61, '/healthz');
-    const banned = await api.request('/healthz', { apiKey: null });
+    await spend(null, 61, DOCUMENT);
+    const banned = await api.request(DOCUMENT, { apiKey: null });
     expect((await banned.json()).code).toBe('temporarily_banned');
     expect((await api.request('/v1/pets')).status).toBe(200);
   });
@@ -237,7 +240,7 @@ describe('Rate limits', () => {
   });
 
   it('requests the HTTP parser rejects carry the X-RateLimit-* headers of the client IP', async () => {
-    await spend(null, 5, '/healthz');
+    await spend(null, 5, DOCUMENT);
     const res = await sendRaw(api.port, 'BROKEN\r\n\r\n');
     expect(res.status).toBe(400);
     expect(res.headers['x-ratelimit-limit']).toBe('60');
@@ -246,10 +249,64 @@ describe('Rate limits', () => {
   });
 });
 
+describe('Rate limits and the health probes', () => {
+  const PROBES = ['/healthz', '/readyz'];
+
+  it('the probes are never counted: they carry the IP headers as they stand', async () => {
+    await spend(null, 30, DOCUMENT);
+    for (let round = 0; round < 50; round += 1) {
+      for (const path of PROBES) {
+        const res = await api.request(path, { apiKey: null });
+        expect(res.status, path).toBe(200);
+        expect(limits(res), path).toEqual({ limit: 60, remaining: 30, reset: endOfMinute(NOON) });
+      }
+    }
+    const next = await api.request(DOCUMENT, { apiKey: null });
+    expect(limits(next).remaining).toBe(29);
+  });
+
+  it('the probes are never refused: not over the minute, the day, nor in a ban', async () => {
+    await spend(null, 60, DOCUMENT);
+    expect((await api.request(DOCUMENT, { apiKey: null })).status).toBe(429);
+    for (const path of PROBES) {
+      const res = await api.request(path, { apiKey: null });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('retry-after'), path).toBeNull();
+      expect(limits(res).remaining, path).toBe(0);
+    }
+    // Banned: the Free plan's threshold is max(10, 60) rejections in one minute.
+    await spend(null, 61, DOCUMENT);
+    expect((await (await api.request(DOCUMENT, { apiKey: null })).json()).code).toBe(
+      'temporarily_banned',
+    );
+    for (const path of PROBES) expect((await api.request(path, { apiKey: null })).status).toBe(200);
+    // The day: 1,000 requests over 17 minutes, then probes from the exhausted IP.
+    for (let minute = 20; minute < 40; minute += 1) {
+      nowMs = NOON + minute * MINUTE;
+      await spend(null, 60, DOCUMENT);
+    }
+    const dayOver = await api.request(DOCUMENT, { apiKey: null });
+    expect(dayOver.status).toBe(429);
+    expect(limits(dayOver)).toEqual({ limit: 1000, remaining: 0, reset: endOfDay(NOON) });
+    for (const path of PROBES) {
+      const res = await api.request(path, { apiKey: null });
+      expect(res.status, path).toBe(200);
+      expect(limits(res), path).toEqual({ limit: 1000, remaining: 0, reset: endOfDay(NOON) });
+    }
+  });
+
+  it('with a key, a probe is still read per client IP and never counted against the key', async () => {
+    const key = await api.createKey({ label: 'free', plan: 'free' });
+    const probe = await api.request('/healthz', { apiKey: key });
+    expect(limits(probe).remaining).toBe(60);
+    expect(limits(await api.request('/v1/pets', { apiKey: key })).remaining).toBe(59);
+  });
+});
+
 describe('Rate limits behind a proxy', () => {
   it('X-Forwarded-For is ignored unless TRUST_PROXY says otherwise', async () => {
-    const spoofed = await spend(null, 3, '/healthz');
-    const res = await api.request('/healthz', {
+    const spoofed = await spend(null, 3, DOCUMENT);
+    const res = await api.request(DOCUMENT, {
       apiKey: null,
       headers: { 'x-forwarded-for': '203.0.113.9' },
     });
@@ -259,11 +316,11 @@ describe('Rate limits behind a proxy', () => {
   it('with TRUST_PROXY, each forwarded client IP has its own counters', async () => {
     const proxied = await startTestServer({ now: () => nowMs, trustProxy: 1 });
     try {
-      const a = await proxied.request('/healthz', {
+      const a = await proxied.request(DOCUMENT, {
         apiKey: null,
         headers: { 'x-forwarded-for': '203.0.113.1' },
       });
-      const b = await proxied.request('/healthz', {
+      const b = await proxied.request(DOCUMENT, {
         apiKey: null,
         headers: { 'x-forwarded-for': '203.0.113.2' },
       });
@@ -301,13 +358,13 @@ describe('Rate limits per client network', () => {
 
 describe('Rate limits and requests the HTTP parser refuses', () => {
   it('they are answered 400 and neither counted nor held against a ban', async () => {
-    await spend(null, 60, '/healthz');
+    await spend(null, 60, DOCUMENT);
     for (let i = 0; i < 20; i += 1) {
       const res = await sendRaw(api.port, 'BROKEN\r\n\r\n');
       expect(res.status).toBe(400);
       expect(res.headers['x-ratelimit-remaining']).toBe('0');
     }
-    const rejections = await spend(null, 61, '/healthz');
+    const rejections = await spend(null, 61, DOCUMENT);
     const codes = await Promise.all(rejections.map(async (res) => (await res.json()).code));
     expect(codes.every((code) => code === 'rate_limited')).toBe(true);
   });

@@ -18,9 +18,7 @@ import {
 } from './support/server-process.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 import { startTestServer } from './support/test-server.js';
-
-/** The Redis CI provides; every test here namespaces its keys, so runs never collide. */
-const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { SHARED_REDIS_URL } from './support/test-services.js';
 
 /** Redis servers of single tests' own, on free ports; killed when the file is done. */
 const ownRedisServers: ChildProcess[] = [];
@@ -105,6 +103,38 @@ describe('Rate limits in Redis, across instances', () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe('Deployments sharing one Redis', () => {
+  it('REDIS_KEY_PREFIX keeps their counters apart; instances of one deployment share theirs', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const deployment = (prefix: string) => ({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: SHARED_REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+    });
+    const [shop, warehouse] = [`test:${randomUUID()}:shop:`, `test:${randomUUID()}:warehouse:`];
+    const shopOne = await startServerProcess(deployment(shop));
+    const shopTwo = await startServerProcess(deployment(shop));
+    const warehouseOne = await startServerProcess(deployment(warehouse));
+    const keyless = async (baseUrl: string) => (await fetch(`${baseUrl}/v1/pets`)).status;
+
+    await awayFromMinuteEnd(15);
+    // This address's Free quota, spent on the shop's first instance…
+    for (let i = 0; i < 60; i += 1) expect(await keyless(shopOne.baseUrl)).toBe(401);
+    // …is spent on its second instance too, but not on the other deployment.
+    expect(await keyless(shopTwo.baseUrl)).toBe(429);
+    expect(await keyless(warehouseOne.baseUrl)).toBe(401);
+
+    const inspector = new Redis(SHARED_REDIS_URL);
+    try {
+      expect((await inspector.keys(`${shop}rl:*`)).length).toBeGreaterThan(0);
+      expect((await inspector.keys(`${warehouse}rl:*`)).length).toBeGreaterThan(0);
+    } finally {
+      inspector.disconnect();
+    }
+    for (const instance of [shopOne, shopTwo, warehouseOne]) instance.child.kill('SIGTERM');
   });
 });
 
@@ -245,9 +275,10 @@ describe('Redis going away', () => {
       const during = [];
       for (let i = 0; i < 5; i += 1) during.push(await api.request('/v1/pets', { apiKey: key }));
       expect(during.map((res) => res.status)).toEqual(Array(5).fill(200));
-      // In-process counting starts afresh: the counts are kept, just not shared.
+      // In-process counting goes on from the counts Redis last gave this instance: kept, just
+      // not shared.
       expect(during.map((res) => Number(res.headers.get('x-ratelimit-remaining')))).toEqual([
-        59, 58, 57, 56, 55,
+        57, 56, 55, 54, 53,
       ]);
       const faults = () => lines.filter((line) => line.includes('Redis is unreachable')).length;
       expect(faults()).toBe(1);

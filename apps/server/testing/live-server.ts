@@ -6,7 +6,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,10 @@ export interface LiveServer {
   createKey(plan: KeyPlan): Promise<string>;
   /** SIGTERM, then the process's exit code once it has ended. */
   stop(): Promise<number | null>;
+  /** Sends `signal` and returns at once, as an orchestrator or an operator's `kill` does. */
+  kill(signal: NodeJS.Signals): void;
+  /** The process's exit code (null when a signal ended it), once it has ended. */
+  readonly exited: Promise<number | null>;
 }
 
 export type KeyPlan =
@@ -43,8 +47,10 @@ export type KeyPlan =
 export const ROOMY: KeyPlan = { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 };
 
 export interface LiveServerOptions {
-  /** Node's own flags, before `dist/main.js`. */
+  /** Node's own flags, before `dist/main.js` (`startScriptFlags()` for those users start it with). */
   nodeFlags?: readonly string[];
+  /** The port to listen on (say, one a load balancer knows); a free one by default. */
+  port?: number;
   /** The folder holding `dist/main.js` and `dist/keys.js`: this package, or a deploy folder. */
   root?: string;
   /** The database to serve; by default a fresh SQLite file in a temp folder of its own. */
@@ -57,6 +63,15 @@ function ownEnvironment(): NodeJS.ProcessEnv {
   // A server of its own: no shared Redis counters, links on its own origin.
   const { PUBLIC_URL: _publicUrl, REDIS_URL: _redisUrl, ...inherited } = process.env;
   return inherited;
+}
+
+/** Node's flags in this package's start script (`node <flags> dist/main.js`), as `pnpm start` and the image run it. */
+export async function startScriptFlags(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(serverRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.trim().split(/\s+/);
+  return words.slice(1, -1);
 }
 
 /** @param label names the temp folder and the keys, to tell the callers' leftovers apart */
@@ -72,8 +87,10 @@ export async function startLiveServer(
   }
   const folder = await mkdtemp(join(tmpdir(), `animal-store-${label}-`));
   const databaseUrl = options.databaseUrl ?? `file:${join(folder, 'store.db')}`;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env = {
+    // Stopped with no load balancer to drain from, it closes at once unless told otherwise.
+    SHUTDOWN_DRAIN_MS: '0',
     ...(options.env ?? ownEnvironment()),
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
@@ -82,12 +99,12 @@ export async function startLiveServer(
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = once(child, 'exit');
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const [code] = (await exited) as [number | null];
+    const code = await exited;
     await rm(folder, { recursive: true, force: true });
     return code;
   };
@@ -108,6 +125,8 @@ export async function startLiveServer(
   return {
     baseUrl,
     stop,
+    exited,
+    kill: (signal) => child.kill(signal),
     async createKey(plan) {
       const limits =
         plan.plan === 'enterprise'

@@ -11,6 +11,11 @@ export interface AdmissionDeps {
   resolveCaller: CallerResolver;
   /** Requests outside the API operations (probes, documents) are counted per client IP. */
   isOutsideOperations: (req: Request) => boolean;
+  /**
+   * The health probes, which load balancers and orchestrators send every few seconds from one
+   * address: never counted nor refused, and answered without waiting on a shared store.
+   */
+  isProbe: (req: Request) => boolean;
   store: RateLimitStore;
   /** Epoch milliseconds; injectable so tests can cross minutes and days without waiting. */
   now: () => number;
@@ -37,7 +42,7 @@ const NO_KEY: Caller = { kind: 'anonymous', credential: 'missing' };
 
 /** Rate limiting, the first check every request meets: per key when it carries a valid one, else per IP. */
 export function createAdmission(deps: AdmissionDeps) {
-  const { resolveCaller, isOutsideOperations, store, now } = deps;
+  const { resolveCaller, isOutsideOperations, isProbe, store, now } = deps;
   const addressSubject = (ip: string) => clientSubject(ip, deps.ipv6PrefixLength);
 
   function subjectOf(caller: Caller, ip: string): Subject {
@@ -77,9 +82,21 @@ export function createAdmission(deps: AdmissionDeps) {
     return { headers, rejection };
   }
 
+  /** The IP's headers as this process sees them now: the probe is neither counted nor refused. */
+  function admitProbe(ip: string): Record<string, string> {
+    const nowMs = now();
+    const request = { subject: addressSubject(ip), quota: ANONYMOUS_QUOTA, nowMs };
+    return rateLimitHeaders(store.standing(request), ANONYMOUS_QUOTA, nowMs);
+  }
+
   const middleware: RequestHandler = async (req, res, next) => {
     try {
       const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      if (isProbe(req)) {
+        setCaller(res.locals, NO_KEY);
+        res.set(admitProbe(ip));
+        return next();
+      }
       // Probes and documents are counted per IP whatever they carry, so they never look a key up.
       const caller = isOutsideOperations(req) ? NO_KEY : await resolveCaller(req);
       setCaller(res.locals, caller);

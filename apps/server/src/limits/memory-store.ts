@@ -51,8 +51,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly shared = false;
 
   async peek(request: AdmissionRequest): Promise<Admission> {
+    return this.standing(request);
+  }
+
+  standing(request: AdmissionRequest): Admission {
     const counters = this.#rolledOver(this.#counters.peek(request.subject), request.nowMs);
     return admissionFrom({ ...counters, bannedUntilMs: this.#banEnd(request.subject) }, request);
+  }
+
+  /**
+   * Takes over a subject's counts as a shared store decided them, so that this process's view
+   * (the probes' headers, and the counting while the shared store is away) starts from them.
+   */
+  observe(subject: string, nowMs: number, admission: Admission): void {
+    const counters = this.#rolledOver(this.#counters.get(subject), nowMs);
+    counters.minuteUsed = admission.minuteUsed;
+    counters.dayUsed = admission.dayUsed;
+    this.#counters.set(subject, counters);
+    if (admission.bannedUntilMs !== undefined && admission.bannedUntilMs > this.#banEnd(subject)) {
+      this.#bans.delete(subject);
+      this.#bans.set(subject, admission.bannedUntilMs);
+    }
   }
 
   async admit({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {

@@ -44,6 +44,11 @@ export interface RateLimitStore {
   admit(request: AdmissionRequest): Promise<Admission>;
   /** The subject's state, neither counting the request nor tallying a rejection. */
   peek(request: AdmissionRequest): Promise<Admission>;
+  /**
+   * The subject's state as this process last saw it, at once and without asking a shared
+   * store: for the probes, which must answer whatever Redis does.
+   */
+  standing(request: AdmissionRequest): Admission;
   /** Whether the counters are shared with other instances (in Redis) right now. */
   readonly shared: boolean;
   close(): Promise<void>;

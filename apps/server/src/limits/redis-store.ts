@@ -113,7 +113,11 @@ const OUTAGE_LOG_INTERVAL_MS = 60_000;
 /** After a failure, Redis is left alone this long, then tried again by one request. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
 
+/** What every key this server writes to Redis starts with, unless REDIS_KEY_PREFIX says otherwise. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'animal-store:';
+
 export interface RedisStoreOptions extends MemoryStoreOptions {
+  /** Starts every key, so that deployments sharing one Redis keep their counters apart. */
   keyPrefix?: string;
   /** Most time to open a connection (ms). */
   connectTimeoutMs?: number;
@@ -153,7 +157,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#onFallback = options.onFallback ?? (() => {});
     const { connectTimeoutMs, commandTimeoutMs } = { ...DEFAULT_REDIS_TIMEOUTS, ...options };
     const redis = new Redis(url, {
-      keyPrefix: options.keyPrefix ?? 'animal-store:',
+      keyPrefix: options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,
       // Fail fast while disconnected instead of queueing: the fallback answers meanwhile.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -218,7 +222,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       const [minute, day, , ban] = keysOf(request.subject, request.nowMs);
       const [minuteUsed, dayUsed, bannedUntilMs] = await this.#redis.mget(minute, day, ban);
       this.#succeeded();
-      return admissionFrom(
+      const admission = admissionFrom(
         {
           minuteUsed: Number(minuteUsed ?? 0),
           dayUsed: Number(dayUsed ?? 0),
@@ -226,10 +230,20 @@ export class RedisRateLimitStore implements RateLimitStore {
         },
         request,
       );
+      this.#fallback.observe(request.subject, request.nowMs, admission);
+      return admission;
     } catch (error) {
       this.#failed(error, request.nowMs);
       return this.#fallback.peek(request);
     }
+  }
+
+  /**
+   * This process's view: the counts Redis last gave it for the subject (or, while Redis is away,
+   * what it counted itself).
+   */
+  standing(request: AdmissionRequest): Admission {
+    return this.#fallback.standing(request);
   }
 
   async close(): Promise<void> {
@@ -291,7 +305,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     for (const batch of batches.values()) {
       this.#decide(batch).then(
         (replies) => {
-          for (const [i, { resolve }] of batch.waiting.entries()) resolve(admissionAt(replies, i));
+          const { waiting, first } = batch;
+          for (const [i, { resolve }] of waiting.entries()) resolve(admissionAt(replies, i));
+          const last = admissionAt(replies, waiting.length - 1);
+          this.#fallback.observe(first.subject, first.nowMs, last);
         },
         (error: unknown) => {
           for (const { reject } of batch.waiting) reject(error);

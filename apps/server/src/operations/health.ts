@@ -2,6 +2,9 @@ import type { DatabaseClient } from '@animal-store/db';
 import { Router } from 'express';
 import { ApiError } from '../http/api-error.js';
 
+export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';
+
 /**
  * Whether the database serves what requests need: every table the API reads, in one statement,
  * so a file replaced or emptied under a running server, or a schema gone, reads as not ready.
@@ -19,14 +22,51 @@ export async function databaseReady(db: DatabaseClient): Promise<boolean> {
   }
 }
 
+/**
+ * Whether this instance should be sent requests: not while it is shutting down (load balancers
+ * take it out of rotation while it still serves), nor while its database does not answer.
+ */
+export class Readiness {
+  readonly #db: DatabaseClient;
+  #shuttingDown = false;
+
+  constructor(db: DatabaseClient) {
+    this.#db = db;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** From now on `/readyz` answers 503; every other request is still served. */
+  beginShutdown(): void {
+    this.#shuttingDown = true;
+  }
+
+  /** Why the instance is not ready, or undefined when it is. */
+  async problem(): Promise<ApiError | undefined> {
+    if (this.#shuttingDown) {
+      return new ApiError(
+        'service_unavailable',
+        'The server is shutting down: it serves the requests it gets, but send new ones elsewhere.',
+      );
+    }
+    if (!(await databaseReady(this.#db))) {
+      return new ApiError('service_unavailable', 'The database does not answer.');
+    }
+    return undefined;
+  }
+}
+
 /** Liveness and readiness probes; outside the API, so they need no key. */
-export function healthRoutes(db: DatabaseClient): Router {
+export function healthRoutes(readiness: Readiness): Router {
   return Router()
-    .get('/healthz', (_req, res) => {
+    .get(HEALTH_PATH, (_req, res) => {
       res.json({ status: 'ok' });
     })
-    .get('/readyz', async (_req, res, next) => {
-      if (await databaseReady(db)) res.json({ status: 'ok' });
-      else next(new ApiError('service_unavailable', 'The database does not answer.'));
+    .get(READY_PATH, async (_req, res, next) => {
+      const problem = await readiness.problem();
+      if (problem) next(problem);
+      else res.json({ status: 'ok' });
     });
 }

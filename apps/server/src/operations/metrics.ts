@@ -21,7 +21,7 @@ export type IdempotencyOutcome = 'created' | 'replayed' | 'key_reused';
 
 /** What the metrics read from the server's dependencies each time they are scraped. */
 export interface MetricsSources {
-  /** Whether the database serves what requests need, as `/readyz` checks it. */
+  /** Whether the instance should be sent requests, as `/readyz` answers: its database serves, and it is not shutting down. */
   ready: () => Promise<boolean>;
   /** PostgreSQL's connection pool; undefined on SQLite, which has none. */
   pool: () => PoolStats | undefined;

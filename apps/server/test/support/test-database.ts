@@ -3,14 +3,12 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { POSTGRES_SERVER_URL } from './test-services.js';
 
 /** Which database the server suite runs on: `TEST_DATABASE_PROVIDER=postgresql` for PostgreSQL. */
 export const TEST_PROVIDER: 'sqlite' | 'postgresql' =
   process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? 'postgresql' : 'sqlite';
 
-/** The PostgreSQL server tests create their databases on (any database on it). */
-const POSTGRES_SERVER_URL =
-  process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TEST_DATABASE_PREFIX = 'animal_store_test_';
 
 function postgresUrl(name: string): string {

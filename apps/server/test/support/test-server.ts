@@ -92,7 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return fetch(`${baseUrl}${path}`, { ...init, headers, body }) as Promise<TestResponse>;
     },
     async close() {
-      await closeGracefully(server);
+      await closeGracefully(server, 10_000);
       await rateLimits.close();
       await db.$disconnect();
       await database.drop();
