@@ -1,7 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-/** A database behind a network path, with sessions of its own: cutting the path, another session's lock. */
-const POSTGRES_ONLY = ['test/database-outage.test.ts', 'test/database-statement-timeout.test.ts'];
+/**
+ * A database behind a network path, with sessions of its own: cutting the path, another session's
+ * lock; and the deployment production runs, instances behind a load balancer on PostgreSQL.
+ */
+const POSTGRES_ONLY = [
+  'test/database-outage.test.ts',
+  'test/database-statement-timeout.test.ts',
+  'test/load-balancer.test.ts',
+];
 /** A database file (locked by another process, gone bad under us) only means something for SQLite. */
 const SQLITE_ONLY = ['test/database-locked.test.ts', 'test/database-file-faults.test.ts'];
 

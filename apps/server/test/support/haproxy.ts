@@ -1,0 +1,216 @@
+/**
+ * A real HAProxy in front of server instances, configured as docs/operations.md tells operators
+ * to (`mode http`, `option forwardfor`, health checks on `/readyz`), and steered and watched
+ * through its runtime API. The test command brings HAProxy itself, as it brings Chromium:
+ * 1. `HAPROXY_PATH`, when set, names it;
+ * 2. else Debian's `haproxy` at /usr/sbin/haproxy,
+ * 3. which the tests install with apt-get when they run as root on Debian or Ubuntu.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../testing/live-server.js';
+
+const DEBIAN_HAPROXY = '/usr/sbin/haproxy';
+const APT_GET = '/usr/bin/apt-get';
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function installDebianHaproxy(): Promise<void> {
+  const apt = promisify(execFile);
+  const options = { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
+  process.stderr.write('HAProxy is missing: installing Debian’s haproxy package (apt-get)…\n');
+  await apt(APT_GET, ['update', '-qq'], options);
+  await apt(APT_GET, ['install', '-y', '-qq', 'haproxy'], options);
+}
+
+export async function findHaproxy(): Promise<string> {
+  const named = process.env.HAPROXY_PATH;
+  if (named) {
+    if (isExecutable(named)) return named;
+    throw new Error(`HAPROXY_PATH=${named} is not an executable file.`);
+  }
+  if (isExecutable(DEBIAN_HAPROXY)) return DEBIAN_HAPROXY;
+  if (process.getuid?.() === 0 && isExecutable(APT_GET)) {
+    await installDebianHaproxy();
+    if (isExecutable(DEBIAN_HAPROXY)) return DEBIAN_HAPROXY;
+  }
+  throw new Error(
+    'The load-balancer tests need HAProxy 2.x: run them as root on Debian (they install the haproxy package), install it yourself, or set HAPROXY_PATH to a haproxy executable.',
+  );
+}
+
+export interface BackendServer {
+  name: string;
+  port: number;
+}
+
+export interface HealthChecks {
+  /** Between checks of a server (HAProxy's `inter`, also its `fastinter` and `downinter`). */
+  intervalMs: number;
+  /** Failed checks in a row that mark a server down. */
+  fall: number;
+  /** Passed checks in a row that bring it back. */
+  rise: number;
+}
+
+/** One server's line of `show stat`, as far as the tests read it. */
+export interface ServerStat {
+  /** `UP`, `DOWN`, `MAINT`, or a transition such as `UP 1/3`. */
+  status: string;
+  /** How often it went from up to down. */
+  downTransitions: number;
+  /** Failed health checks. */
+  failedChecks: number;
+}
+
+export interface Balancer {
+  /** The balancer's front end, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Each backend server's state, by name. */
+  serverStats(): Promise<Map<string, ServerStat>>;
+  /** What HAProxy has said of its servers (up, down and why), its latest 64 KiB. */
+  log(): string;
+  /** Resolves once `server` has `status` (say, `UP` after a restart). */
+  waitFor(server: string, status: string, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const BACKEND = 'api';
+const LOG_TAIL_CHARS = 64 * 1024;
+
+function configuration(
+  frontPort: number,
+  socket: string,
+  servers: readonly BackendServer[],
+  checks: HealthChecks,
+): string {
+  const inter = `${checks.intervalMs}ms`;
+  return `global
+  stats socket ${socket} mode 600 level admin
+
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 30s
+  timeout server 30s
+  # A check answered late is not a failed one: by default HAProxy waits only one interval.
+  timeout check 2s
+  option forwardfor
+  option redispatch
+  retries 3
+
+frontend public
+  bind 127.0.0.1:${frontPort}
+  default_backend ${BACKEND}
+
+backend ${BACKEND}
+  balance roundrobin
+  option httpchk
+  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host api.internal
+  http-check expect status 200
+  default-server inter ${inter} fastinter ${inter} downinter ${inter} fall ${checks.fall} rise ${checks.rise} observe layer4 error-limit 1 on-error mark-down
+${servers.map(({ name, port }) => `  server ${name} 127.0.0.1:${port} check`).join('\n')}
+`;
+}
+
+/** One command to the runtime API, and its whole answer. */
+async function runtimeCommand(socket: string, command: string): Promise<string> {
+  const connection = connect(socket);
+  let answer = '';
+  connection.setEncoding('utf8').on('data', (chunk: string) => {
+    answer += chunk;
+  });
+  connection.end(`${command}\n`);
+  await once(connection, 'close');
+  return answer;
+}
+
+function parseServerStats(csv: string): Map<string, ServerStat> {
+  const [header = '', ...rows] = csv.trim().split('\n');
+  const columns = header.replace(/^# /, '').split(',');
+  const column = (row: string[], name: string) => row[columns.indexOf(name)] ?? '';
+  const stats = new Map<string, ServerStat>();
+  for (const row of rows.map((line) => line.split(','))) {
+    const server = column(row, 'svname');
+    if (column(row, 'pxname') !== BACKEND || server === 'BACKEND') continue;
+    stats.set(server, {
+      status: column(row, 'status'),
+      downTransitions: Number(column(row, 'chkdown')),
+      failedChecks: Number(column(row, 'chkfail')),
+    });
+  }
+  return stats;
+}
+
+/** HAProxy in the foreground, balancing over `servers` (which need not be up yet). */
+export async function startBalancer(
+  servers: readonly BackendServer[],
+  checks: HealthChecks,
+): Promise<Balancer> {
+  const haproxy = await findHaproxy();
+  const folder = await mkdtemp(join(tmpdir(), 'animal-store-haproxy-'));
+  const socket = join(folder, 'admin.sock');
+  const config = join(folder, 'haproxy.cfg');
+  const frontPort = await freePort();
+  await writeFile(config, configuration(frontPort, socket, servers, checks));
+  await promisify(execFile)(haproxy, ['-c', '-q', '-f', config]);
+
+  const child: ChildProcess = spawn(haproxy, ['-db', '-f', config], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    log = (log + chunk).slice(-LOG_TAIL_CHARS);
+  });
+  const exited = once(child, 'exit');
+  const serverStats = async () => parseServerStats(await runtimeCommand(socket, 'show stat'));
+
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ready = await serverStats().then(
+      () => true,
+      () => false,
+    );
+    if (ready) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`HAProxy did not start:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  return {
+    url: `http://127.0.0.1:${frontPort}`,
+    serverStats,
+    log: () => log,
+    async waitFor(server, status, timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      let last: string | undefined;
+      while (Date.now() < until) {
+        last = (await serverStats()).get(server)?.status;
+        if (last === status) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(
+        `${server} did not become ${status} within ${timeoutMs} ms (last: ${last}):\n${log}`,
+      );
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
