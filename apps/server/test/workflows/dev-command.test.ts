@@ -1,15 +1,25 @@
 /**
- * `pnpm dev` as a developer runs it in a fresh clone: every app and watcher starts, the first run
- * creates and seeds the database and prints a key, an edit to the contract reaches the server
- * and the web app without a restart, Ctrl-C leaves no process behind, and a second run reuses
- * the database and the key.
+ * `pnpm dev` as a developer runs it in a fresh clone, with settings in front of it: every app and
+ * watcher starts, the first run creates and seeds the database and prints a key, each setting
+ * takes effect in the server, an edit to the contract reaches the server and the web app without
+ * a restart, Ctrl-C leaves no process behind, and a second run reuses the database and the key.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/live-server.js';
+import { eventually } from '../support/eventually.js';
+import {
+  type ForegroundCommand,
+  killProcessesInside,
+  processesLeftInside,
+  startInForeground,
+} from '../support/foreground-command.js';
+import {
+  expectSettingsInEffect,
+  type ObservableSettings,
+  observableSettings,
+} from '../support/observable-settings.js';
 import {
   type Checkout,
   checkoutRepository,
@@ -20,66 +30,36 @@ import {
 const STARTUP_MS = 300_000;
 
 interface DevSession {
-  child: ChildProcess;
+  command: ForegroundCommand;
   output(): string;
   key: string;
   webUrl: string;
   apiUrl: string;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  let lastProblem = 'no answer yet';
-  while (Date.now() < deadline) {
-    const value = await probe().catch((error: unknown) => {
-      lastProblem = String(error);
-      return undefined;
-    });
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${lastProblem})`);
-}
-
-/** Every process whose working folder is inside `root`: what `pnpm dev` started there. */
-async function processesInside(root: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
-    if (cwd === root.replace(/\/$/, '') || cwd.startsWith(`${root}/`)) {
-      const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      found.push(`${pid} ${commandLine.replaceAll('\0', ' ')}`);
-    }
-  }
-  return found;
-}
-
-/** Starts `pnpm dev` in a process group of its own, as a terminal runs a command. */
-async function startDev(checkout: Checkout, ports: { api: number; web: number }) {
-  const child = spawn('pnpm', ['dev'], {
+/** Starts `pnpm dev` as a terminal runs it, with `settings` in front of it. */
+async function startDev(
+  checkout: Checkout,
+  ports: { api: number; web: number },
+  settings: ObservableSettings,
+) {
+  const command = startInForeground('pnpm', ['dev'], {
     cwd: checkout.root,
-    env: developerEnvironment({ PORT: String(ports.api), WEB_PORT: String(ports.web) }),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
+    env: developerEnvironment({
+      ...settings.env,
+      PORT: String(ports.api),
+      WEB_PORT: String(ports.web),
+    }),
   });
   const key = await eventually(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`pnpm dev exited early:\n${output}`);
-      return /API key\s+(ask_\S+)/.exec(output)?.[1];
-    },
+    async () => /API key\s+(ask_\S+)/.exec(command.output())?.[1],
     STARTUP_MS,
     'the development key to be printed',
+    command.exitReport,
   );
   const session: DevSession = {
-    child,
-    output: () => output,
+    command,
+    output: command.output,
     key,
     webUrl: `http://localhost:${ports.web}`,
     apiUrl: `http://localhost:${ports.api}`,
@@ -88,28 +68,22 @@ async function startDev(checkout: Checkout, ports: { api: number; web: number })
     async () => ((await fetch(`${session.apiUrl}/readyz`)).ok ? true : undefined),
     STARTUP_MS,
     'the API server',
+    command.exitReport,
   );
   await eventually(
     async () => ((await fetch(session.webUrl)).ok ? true : undefined),
     STARTUP_MS,
     'the web app',
+    command.exitReport,
   );
   return session;
 }
 
 /** Ctrl-C (SIGINT to the whole foreground process group); returns the processes still alive. */
 async function pressCtrlC(session: DevSession, checkout: Checkout): Promise<string[]> {
-  const exited = once(session.child, 'exit');
-  process.kill(-(session.child.pid as number), 'SIGINT');
-  await exited;
+  await session.command.signalGroup('SIGINT');
   // Grace for children that were already on their way out when pnpm returned.
-  const deadline = Date.now() + 20_000;
-  let left = await processesInside(checkout.root);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    left = await processesInside(checkout.root);
-  }
-  return left;
+  return processesLeftInside(checkout.root);
 }
 
 function listThroughWebApp(session: DevSession) {
@@ -134,6 +108,7 @@ async function contractAsServedToBrowser(session: DevSession): Promise<string> {
 describe('pnpm dev', () => {
   let checkout: Checkout;
   const ports = { api: 0, web: 0 };
+  let settings: ObservableSettings;
   let firstKey = '';
 
   beforeAll(async () => {
@@ -141,22 +116,21 @@ describe('pnpm dev', () => {
     await installDependencies(checkout);
     ports.api = await freePort();
     ports.web = await freePort();
+    settings = await observableSettings();
   }, STARTUP_MS);
 
   afterAll(async () => {
     if (!checkout) return;
     // A failed test may leave `pnpm dev` running: end all of it before removing the folder.
-    for (const line of await processesInside(checkout.root)) {
-      process.kill(Number(line.split(' ')[0]), 'SIGKILL');
-    }
+    await killProcessesInside(checkout.root);
     await checkout.remove();
   });
 
   it(
-    'first run: creates and seeds the database, prints the key and URLs, serves every app; ' +
-      'a contract edit reaches the server and the web app; Ctrl-C leaves no process',
+    'first run: creates and seeds the database, prints the key and URLs, serves every app ' +
+      'with the settings put in front of it; a contract edit reaches the server and the web app; Ctrl-C leaves no process',
     async () => {
-      const session = await startDev(checkout, ports);
+      const session = await startDev(checkout, ports, settings);
       try {
         firstKey = session.key;
         expect(session.output()).toContain(`Web app   http://localhost:${ports.web}`);
@@ -174,6 +148,9 @@ describe('pnpm dev', () => {
           body: JSON.stringify({ name: 'Made in dev', categoryId: 9 }),
         });
         expect(created.status).toBe(201);
+
+        // The settings in front of `pnpm dev` reach its server, as they reach `pnpm start`'s.
+        await expectSettingsInEffect(settings, session.apiUrl, session.output);
 
         // An edit to the contract's source, while the app is open in a browser: the watcher
         // rebuilds it, the server restarts on the new build and Vite hands the browser the new
@@ -219,7 +196,7 @@ describe('pnpm dev', () => {
     'a second run reuses the database and prints the same key',
     async () => {
       expect(firstKey).not.toBe('');
-      const session = await startDev(checkout, ports);
+      const session = await startDev(checkout, ports, settings);
       expect(session.key).toBe(firstKey);
       expect(session.output()).not.toMatch(/sample animals added/);
       const listed = await listThroughWebApp(session);
