@@ -1,7 +1,7 @@
 /**
- * The schema rules of the interface spec (shared/spec/interface-v1.md, "Fields", "listPets
- * paging", "createPet", "getPet"), one test per rule. Query, path and header values are given as
- * the HTTP layer hands them over: text, or an array of texts when the parameter is repeated.
+ * The schema rules of the interface (docs/interface.md: "Resources and fields", "Operations",
+ * "Paging"), one test per rule. Query, path and header values are given as the HTTP layer hands
+ * them over: text, or an array of texts when the parameter is repeated.
  */
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';

@@ -33,7 +33,7 @@ async function dockerBuildRecipe(): Promise<{ deployFolder: string; commands: st
 
 /**
  * The image's start command (its `CMD`), which must be the server package's start script word
- * for word: `pnpm start`, the image and the README's deploy command run the server with the same
+ * for word: `pnpm start`, the image and the deploy command in docs/operations.md run the server with the same
  * Node flags.
  */
 async function imageStartCommand(): Promise<string[]> {
@@ -114,7 +114,7 @@ describe('the server deploy folder', () => {
       await readFile(join(REPOSITORY_ROOT, 'apps/server/package.json'), 'utf8'),
     ) as { scripts: { start: string } };
     expect(startCommand.join(' ')).toBe(scripts.start);
-    expect(await readFile(join(REPOSITORY_ROOT, 'README.md'), 'utf8')).toContain(
+    expect(await readFile(join(REPOSITORY_ROOT, 'docs/operations.md'), 'utf8')).toContain(
       `DATABASE_URL=postgresql://… ${scripts.start}\n`,
     );
     expect(startCommand[0]).toBe('node');
