@@ -38,18 +38,21 @@ export async function measureScenario(
   shape: LoadShape,
 ): Promise<ScenarioResult> {
   const { server, apiKey } = target;
-  const load = {
+  // Requests are built afresh for each run: a scenario drawn from a seeded sequence then starts
+  // its measured run at the head of that sequence on every server, however fast the warm-up went.
+  const load = (durationSeconds: number) => ({
     origin: server.origin,
     apiKey,
     connections: shape.connections,
+    durationSeconds,
     requests: scenarioRequests(scenario, inputs),
-  };
-  if (shape.warmupSeconds > 0) await runLoad({ ...load, durationSeconds: shape.warmupSeconds });
+  });
+  if (shape.warmupSeconds > 0) await runLoad(load(shape.warmupSeconds));
 
   const peak = watchPeakRss(server.pid);
   const cpuBefore = cpuSeconds(server.pid);
   const startedAt = performance.now();
-  const result = await runLoad({ ...load, durationSeconds: shape.durationSeconds });
+  const result = await runLoad(load(shape.durationSeconds));
   const wallSeconds = (performance.now() - startedAt) / 1000;
   const cpuPercent = ((cpuSeconds(server.pid) - cpuBefore) / wallSeconds) * 100;
   const peakRssBytes = peak.finish();

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'autocannon';
+import type { PageLinks } from './page-links.js';
+import { randomPageShape } from './random-pages.js';
 import { statusFor } from './seeding.js';
 
 export const SCENARIO_NAMES = [
   'list20',
   'list100',
   'deep-page',
+  'random-page',
   'get',
   'create',
   'create-idempotent',
@@ -21,6 +24,8 @@ export interface ScenarioInputs {
   petIds: readonly number[];
   /** A page reached through a cursor, deep into the list. */
   deepPagePath: string;
+  /** The server's own next-page links, over every listing. */
+  pageLinks: PageLinks;
 }
 
 type Shape = (request: Request) => Request;
@@ -94,6 +99,8 @@ export function scenarioRequests(name: ScenarioName, inputs: ScenarioInputs): Re
       return [{ method: 'GET', path: '/v1/pets?limit=100&status=available' }];
     case 'deep-page':
       return [{ method: 'GET', path: inputs.deepPagePath }];
+    case 'random-page':
+      return [{ setupRequest: randomPageShape(inputs.pageLinks) }];
     case 'get':
       return [{ setupRequest: getPet(inputs.petIds) }];
     case 'create':

@@ -3,14 +3,21 @@ import type { RunningServer } from './server-process.js';
 export const SEED_PETS = 10_000;
 const SEED_CONCURRENCY = 20;
 
+export type PetStatus = 'available' | 'pending' | 'sold';
+
 /** Half available, three in ten pending, two in ten sold: `status=available` pages are full. */
-export function statusFor(index: number): 'available' | 'pending' | 'sold' {
+export function statusFor(index: number): PetStatus {
   const tenth = index % 10;
   if (tenth < 5) return 'available';
   return tenth < 8 ? 'pending' : 'sold';
 }
 
-async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
+/** The parsed body of a response that must have `status`; its text in the error otherwise. */
+export async function expectStatus(
+  response: Response,
+  status: number,
+  what: string,
+): Promise<unknown> {
   const text = await response.text();
   if (response.status !== status) {
     throw new Error(`${what}: expected ${status}, got ${response.status}: ${text.slice(0, 300)}`);
@@ -44,31 +51,4 @@ export async function seedPets(server: RunningServer, apiKey: string): Promise<n
   }
   await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
   return ids.sort((a, b) => a - b);
-}
-
-const NEXT_LINK = /<([^>]+)>;\s*rel="next"/;
-
-/**
- * The path of a page deep in the list, as a client reaches it: by following `Link: rel="next"`
- * from the first page until the cursor points past `afterAtLeast` pets. The path asks for
- * `limit` pets, so the page compares with `list20`.
- */
-export async function deepPagePath(
-  server: RunningServer,
-  apiKey: string,
-  afterAtLeast = 5_000,
-  limit = 20,
-): Promise<string> {
-  let url = `${server.origin}/v1/pets?limit=100`;
-  for (let seen = 0; ; seen += 100) {
-    const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-    await expectStatus(response, 200, `${server.label}: paging`);
-    const next = NEXT_LINK.exec(response.headers.get('link') ?? '')?.[1];
-    if (!next) throw new Error(`${server.label}: the list ended before ${afterAtLeast} pets`);
-    url = next;
-    if (seen + 100 >= afterAtLeast) break;
-  }
-  const deep = new URL(url);
-  deep.searchParams.set('limit', String(limit));
-  return `${deep.pathname}${deep.search}`;
 }

@@ -2,11 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { cleaningUp } from './cleanup.js';
 import { medianRound } from './median-round.js';
+import { deepPagePath, harvestPageLinks } from './page-links.js';
 import { statusBytes } from './process-stats.js';
 import { progress } from './progress.js';
 import { type LoadShape, measureScenario, type ScenarioResult } from './scenario-measurement.js';
 import type { ScenarioInputs, ScenarioName } from './scenarios.js';
-import { deepPagePath, SEED_PETS, seedPets } from './seeding.js';
+import { SEED_PETS, seedPets } from './seeding.js';
 import type { BenchTarget, StartedTarget } from './targets.js';
 
 export interface SeededTarget {
@@ -32,10 +33,8 @@ export async function startSeeded(target: BenchTarget): Promise<SeededTarget> {
   const seedStart = performance.now();
   const petIds = await seedPets(started.server, started.apiKey);
   const seedSeconds = (performance.now() - seedStart) / 1000;
-  const inputs = {
-    petIds,
-    deepPagePath: await deepPagePath(started.server, started.apiKey),
-  };
+  const pageLinks = await harvestPageLinks(started.server, started.apiKey);
+  const inputs = { petIds, pageLinks, deepPagePath: deepPagePath(pageLinks) };
   await delay(1_000);
   const idleRssBytes = statusBytes(started.server.pid, 'VmRSS');
   return { started, inputs, seedSeconds, idleRssBytes };

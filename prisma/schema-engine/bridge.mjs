@@ -14,13 +14,17 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { register } from 'tsx/esm/api';
 import { EngineError } from './engine-error.mjs';
-import {
-  asEngineError,
-  databaseFlavor,
-  loadSchemaEngineWasm,
-  openSchemaEngine,
-} from './wasm-engine.mjs';
+
+// The engine's database flavors share the driver adapters' TypeScript modules in src/adapters/
+// with the server's client. `migrateDatabase` runs them bundled by the build; the CLI runs the
+// bridge from source, before any build, so tsx compiles them as they load.
+register();
+/** @type {typeof import('./wasm-engine.mjs')} */
+const { asEngineError, databaseFlavor, loadSchemaEngineWasm, openSchemaEngine } = await import(
+  './wasm-engine.mjs'
+);
 
 // The error code of the native engine's JSON-RPC errors, which the CLI does not inspect.
 const RPC_ERROR_CODE = 4466;

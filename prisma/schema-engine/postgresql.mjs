@@ -1,123 +1,20 @@
 // @ts-check
 /**
- * PostgreSQL through `@prisma/adapter-pg`: the driver adapter both the server's Prisma client
- * and the wasm schema engine use, and the schema engine's PostgreSQL flavor, which closes the
- * gaps between the wasm engine, adapter-pg 7.10 and Prisma's native engine.
+ * The schema engine's PostgreSQL flavor: the server's PostgreSQL adapter
+ * (src/adapters/postgres-adapter.ts) and the commands the wasm engine and adapter-pg 7.10 get
+ * wrong or lack next to Prisma's native engine.
  *
- * @import { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils'
+ * @import { SqlDriverAdapter } from '@prisma/driver-adapter-utils'
  * @import { DatabaseFlavor } from './wasm-engine.mjs'
  */
 import { randomUUID } from 'node:crypto';
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import {
+  postgresAdapterFactory,
+  postgresPoolConfig,
+  postgresSchema,
+} from '../src/adapters/postgres-adapter.js';
 import { EngineError } from './engine-error.mjs';
-
-const FIRST_NORMAL_OBJECT_ID = 16_384;
-const TEXT_OID = 25;
-const { builtins } = pg.types;
-
-/**
- * The type OIDs adapter-pg 7.10 maps to a column type (its `fieldToColumnType`). It refuses
- * every other system type (< 16384) with "Unsupported column type", even those pg returns as
- * plain strings, such as the internal `"char"` (OID 18) the engine's schema reader selects.
- */
-const ADAPTER_PG_TYPE_OIDS = new Set([
-  ...[
-    'INT2',
-    'INT4',
-    'INT8',
-    'FLOAT4',
-    'FLOAT8',
-    'BOOL',
-    'DATE',
-    'TIME',
-    'TIMETZ',
-    'TIMESTAMP',
-    'TIMESTAMPTZ',
-    'NUMERIC',
-    'MONEY',
-    'JSON',
-    'JSONB',
-    'UUID',
-    'OID',
-    'BPCHAR',
-    'TEXT',
-    'VARCHAR',
-    'BIT',
-    'VARBIT',
-    'INET',
-    'CIDR',
-    'XML',
-    'BYTEA',
-  ].map((name) => /** @type {Record<string, number>} */ (builtins)[name]),
-  19, // name
-  // The array types it knows.
-  1561,
-  1000,
-  1001,
-  1014,
-  1002,
-  651,
-  1182,
-  1021,
-  1022,
-  1041,
-  1005,
-  1007,
-  1016,
-  3807,
-  199,
-  791,
-  1231,
-  1028,
-  1009,
-  1115,
-  1185,
-  1183,
-  2951,
-  1563,
-  1015,
-  143,
-]);
-
-/**
- * @typedef {{ fields?: Array<{ dataTypeID: number }> }} ResultWithFields
- * @param {unknown} result a pg result, or an array of them for a multi-statement query
- */
-function reportUnknownSystemTypesAsText(result) {
-  for (const one of Array.isArray(result) ? result : [result]) {
-    for (const field of /** @type {ResultWithFields} */ (one)?.fields ?? []) {
-      if (
-        field.dataTypeID < FIRST_NORMAL_OBJECT_ID &&
-        !ADAPTER_PG_TYPE_OIDS.has(field.dataTypeID)
-      ) {
-        field.dataTypeID = TEXT_OID;
-      }
-    }
-  }
-  return result;
-}
-
-/**
- * A pg client whose results report the system types adapter-pg does not know as text. pg parses
- * values by their real type before this runs, and it returns those types (`"char"`, `void`,
- * `regclass`, `interval` …) as strings, so text is what they are by then.
- */
-class SystemTypesAsTextClient extends pg.Client {
-  /** @param {any[]} args */
-  // @ts-expect-error: one implementation for all of pg's query overloads
-  query(...args) {
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (/** @type {unknown} */ error, /** @type {unknown} */ result) =>
-        callback(error, error ? result : reportUnknownSystemTypesAsText(result));
-    }
-    // @ts-expect-error: forwarded as received
-    const returned = super.query(...args);
-    return returned instanceof Promise ? returned.then(reportUnknownSystemTypesAsText) : returned;
-  }
-}
 
 /**
  * The URL with another database name in its path.
@@ -140,74 +37,9 @@ export function postgresDatabaseName(url) {
   return name || decodeURIComponent(parsed.username) || process.env.PGUSER || 'postgres';
 }
 
-/**
- * The schema Prisma works in: the URL's `schema` parameter, as with the native engine.
- * @param {string} url
- */
-function postgresSchema(url) {
-  return new URL(url).searchParams.get('schema') || 'public';
-}
-
-/**
- * @typedef {object} PoolOptions
- * @property {number} [poolSize] the most connections the pool opens
- * @property {number} [statementTimeoutMs] the server cancels statements running longer
- * @property {number} [connectTimeoutMs] most time to get a connection, pooled or new
- * @property {number} [queryTimeoutMs] most time the client waits for a query's answer
- */
-
-/**
- * @param {string} url
- * @param {PoolOptions} options
- * @returns {pg.PoolConfig}
- */
-function poolConfig(url, { poolSize, statementTimeoutMs, connectTimeoutMs, queryTimeoutMs }) {
-  // Prisma's own URL parameter; pg would pass it to the server as an unknown option.
-  const parsed = new URL(url);
-  parsed.searchParams.delete('schema');
-  return {
-    connectionString: parsed.toString(),
-    Client: SystemTypesAsTextClient,
-    // Idle connections must not hold a finished process (the migrator, the key command) open
-    // for pg's 10 s idle timeout; a server stays up through its listening socket anyway.
-    allowExitOnIdle: true,
-    // A peer that vanished without closing the connection is found out by the kernel.
-    keepAlive: true,
-    ...(poolSize === undefined ? {} : { max: poolSize }),
-    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
-    ...(connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: connectTimeoutMs }),
-    ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
-  };
-}
-
 /** @param {string} identifier */
 function quoteIdentifier(identifier) {
   return `"${identifier.replaceAll('"', '""')}"`;
-}
-
-/**
- * A connection pool on `url` with the deadlines of `options`.
- * @param {string} url a postgres:// or postgresql:// URL
- * @param {PoolOptions} [options]
- * @returns {pg.Pool}
- */
-export function postgresPool(url, options = {}) {
-  return new pg.Pool(poolConfig(url, options));
-}
-
-/**
- * The PostgreSQL driver adapter for Prisma's client: adapter-pg on `pool` (which it ends when
- * the client disconnects) or, given pool options, on a pool of its own.
- * @param {string} url a postgres:// or postgresql:// URL
- * @param {PoolOptions | pg.Pool} [poolOrOptions]
- * @returns {SqlMigrationAwareDriverAdapterFactory}
- */
-export function postgresAdapterFactory(url, poolOrOptions = {}) {
-  const schema = postgresSchema(url);
-  const options = schema === 'public' ? {} : { schema };
-  return poolOrOptions instanceof pg.Pool
-    ? new PrismaPg(poolOrOptions, { ...options, disposeExternalPool: true })
-    : new PrismaPg(poolConfig(url, poolOrOptions), options);
 }
 
 /**
@@ -217,7 +49,7 @@ export function postgresAdapterFactory(url, poolOrOptions = {}) {
  * @param {(client: pg.Client) => Promise<T>} work
  */
 async function withClient(url, work) {
-  const client = new pg.Client(poolConfig(url, {}));
+  const client = new pg.Client(postgresPoolConfig(url, {}));
   await client.connect();
   try {
     return await work(client);

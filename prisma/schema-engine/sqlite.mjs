@@ -1,17 +1,23 @@
 // @ts-check
 /**
- * SQLite through `@prisma/adapter-libsql`: the driver adapter both the server's Prisma client
- * and the wasm schema engine use, and the schema engine's SQLite flavor, which closes the gaps
- * between the wasm engine and Prisma's native one.
+ * The schema engine's SQLite flavor: its driver adapter, `@prisma/adapter-libsql` with the gaps
+ * between the wasm engine, libsql and Prisma's native engine closed. (The server's client runs
+ * on our own adapter, src/adapters/libsql-adapter.ts, which keeps its prepared statements; the
+ * engine needs connections that really close when disposed, for it migrates in SQLite's
+ * exclusive locking mode.)
  *
  * @import { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery } from '@prisma/driver-adapter-utils'
  * @import { DatabaseFlavor } from './wasm-engine.mjs'
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { PrismaLibSql } from '@prisma/adapter-libsql';
+import {
+  createConnectionLock,
+  startTransactionInPlace,
+} from '../src/adapters/in-place-transactions.js';
+import { sqliteDatabaseFile } from '../src/adapters/sqlite-database-file.js';
 import { EngineError } from './engine-error.mjs';
-import { createConnectionLock, startTransactionInPlace } from './libsql-adapter.mjs';
 
 /**
  * How long a statement of the schema engine waits for another connection's lock before failing
@@ -30,20 +36,6 @@ const MIGRATIONS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
     "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
 );`;
-
-/**
- * The absolute path of the database file a `file:` URL names, or null for an in-memory database.
- * Relative paths resolve against the working directory, as libsql resolves them.
- * @param {string} url
- * @returns {string | null}
- */
-export function sqliteDatabaseFile(url) {
-  const location = url.slice('file:'.length).split('?')[0] ?? '';
-  if (location === '' || location.startsWith(':memory:')) return null;
-  // file:///abs/path and file://localhost/abs/path both name /abs/path.
-  const path = location.startsWith('//') ? location.slice(location.indexOf('/', 2)) : location;
-  return resolve(decodeURIComponent(path));
-}
 
 /** @param {string} sql */
 const statement = (sql) => ({ sql, args: [], argTypes: [] });
@@ -85,9 +77,7 @@ function transactingInPlace(connection) {
 
 /**
  * The SQLite driver adapter of the schema engine: `@prisma/adapter-libsql` with a busy timeout
- * and in-place transactions. (The server's client runs on `libsql-adapter.mjs`, which keeps its
- * prepared statements; the engine needs connections that really close when disposed, for it
- * migrates in SQLite's exclusive locking mode.)
+ * and in-place transactions.
  * @param {string} url a `file:` URL
  * @param {object} [options]
  * @param {number} [options.busyTimeoutMs] how long a statement waits for another connection's lock

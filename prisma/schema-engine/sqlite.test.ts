@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasSeveralStatements, sqliteDatabaseFile } from './sqlite.mjs';
+import { hasSeveralStatements } from './sqlite.mjs';
 
 describe('hasSeveralStatements', () => {
   it.each([
@@ -21,16 +20,5 @@ describe('hasSeveralStatements', () => {
     'CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM b; END;',
   ])('several statements: %j', (sql) => {
     expect(hasSeveralStatements(sql)).toBe(true);
-  });
-});
-
-describe('sqliteDatabaseFile', () => {
-  it('resolves file: URLs the way libsql opens them', () => {
-    expect(sqliteDatabaseFile('file:/data/pets.db')).toBe('/data/pets.db');
-    expect(sqliteDatabaseFile('file:///data/pets.db')).toBe('/data/pets.db');
-    expect(sqliteDatabaseFile('file://localhost/data/pets.db')).toBe('/data/pets.db');
-    expect(sqliteDatabaseFile('file:./dev.db')).toBe(resolve('dev.db'));
-    expect(sqliteDatabaseFile('file:dev.db?cache=private')).toBe(resolve('dev.db'));
-    expect(sqliteDatabaseFile('file::memory:')).toBeNull();
   });
 });

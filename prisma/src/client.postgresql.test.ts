@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ReplyContinuation } from './adapters/continued-replies.js';
 import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
 import { migrateDatabase } from './migrate.js';
 import { dropDatabase, postgresUrl, uniqueDatabaseName } from './test-fixtures/postgres.js';
@@ -17,6 +18,29 @@ afterEach(async () => {
   await dropDatabase(database);
 });
 
+/**
+ * A continueReplies as the server's: the replies of one event-loop turn resume together, in the
+ * next check phase, their callers' continuations then running stage by stage.
+ */
+function resumingTogetherEachTurn(): ReplyContinuation {
+  let waiting: Array<() => void> = [];
+  const resumeAll = () => {
+    const resumed = waiting;
+    waiting = [];
+    for (const resume of resumed) resume();
+  };
+  const nextTurn = () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (waiting.length === 1) setImmediate(resumeAll);
+    });
+  return async (reply) => {
+    const value = await reply;
+    await nextTurn();
+    return value;
+  };
+}
+
 function connect(options?: Parameters<typeof createPrismaClient>[1]) {
   const client = createPrismaClient(postgresUrl(database), options);
   clients.push(client);
@@ -24,8 +48,33 @@ function connect(options?: Parameters<typeof createPrismaClient>[1]) {
 }
 
 describe('createPrismaClient on PostgreSQL', () => {
-  it('resumes the callers of replies that arrive together together, not one whole caller after another', async () => {
-    const db = connect();
+  it('passes the reply to every statement outside interactive transactions through continueReplies', async () => {
+    const continued: string[] = [];
+    const db = connect({
+      continueReplies: (reply) => {
+        continued.push('reply');
+        return reply.finally(() => continued.push('settled'));
+      },
+    });
+    await db.pet.findMany();
+    expect(continued).toEqual(['reply', 'settled']);
+
+    // A failed statement's reply too, and its error reaches the caller as it was.
+    continued.length = 0;
+    await expect(db.$queryRawUnsafe('SELECT * FROM no_such_table')).rejects.toMatchObject({
+      code: 'P2010',
+    });
+    expect(continued).toEqual(['reply', 'settled']);
+
+    continued.length = 0;
+    await db.$transaction(async (tx) => {
+      await tx.pet.count();
+    });
+    expect(continued).toEqual([]);
+  });
+
+  it('lets the caller resume the replies of one turn together (as the server does), not one whole caller after another', async () => {
+    const db = connect({ continueReplies: resumingTogetherEachTurn() });
     // Two pooled connections, open and idle.
     await Promise.all([db.$queryRaw`SELECT 1`, db.$queryRaw`SELECT 2`]);
     const steps: string[] = [];
@@ -51,6 +100,18 @@ describe('createPrismaClient on PostgreSQL', () => {
     // Whichever socket is read first: both first steps come before either second step.
     expect(steps.slice(0, 2).sort()).toEqual(['a1', 'b1']);
     expect(steps.slice(2).sort()).toEqual(['a2', 'b2']);
+  });
+
+  it('tells onQuery of every statement once, with the COMMIT Prisma sends to end a transaction', async () => {
+    const events: boolean[] = [];
+    const db = connect({ onQuery: (event) => events.push(event.failed) });
+    await db.pet.findMany();
+    await db.$queryRawUnsafe('SELECT * FROM no_such_table').catch(() => {});
+    await db.$transaction(async (tx) => {
+      await tx.idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(0) } } });
+      await tx.pet.create({ data: { name: 'Rex', categoryId: 1n, status: 'available' } });
+    });
+    expect(events).toEqual([false, true, false, false, false]);
   });
 
   it('creates and reads pets, with ids growing in creation order and never reused', async () => {

@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
 import { migrateDatabase } from './migrate.js';
 
-const WRITER = fileURLToPath(new URL('./test-fixtures/write-pets.mjs', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WRITER = fileURLToPath(new URL('./test-fixtures/write-pets.ts', import.meta.url));
 
 let folder: string;
 let databaseUrl: string;
@@ -29,7 +30,9 @@ afterEach(async () => {
 
 /** Runs the writer fixture; `onId` sees each acknowledged id as it is printed. */
 function startWriter(count: number, name: string, onId: (id: number) => void = () => {}) {
-  const child = spawn(process.execPath, [WRITER, databaseUrl, String(count), name], {
+  const args = ['--import', 'tsx', WRITER, databaseUrl, String(count), name];
+  const child = spawn(process.execPath, args, {
+    cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -47,23 +50,61 @@ function startWriter(count: number, name: string, onId: (id: number) => void = (
 }
 
 describe('createPrismaClient', () => {
-  it('tells onQuery of every statement it runs, failed ones included, transactions too', async () => {
+  it('tells onQuery of every statement it runs, once: failed ones, transactions’ and group commits’ too', async () => {
     const events: Array<{ durationMs: number; failed: boolean }> = [];
     const observed = createPrismaClient(databaseUrl, { onQuery: (event) => events.push(event) });
+    const eventsOf = async (work: () => Promise<unknown>) => {
+      events.length = 0;
+      await work();
+      return events.map((event) => event.failed);
+    };
     try {
-      await observed.pet.findMany({ select: { id: true } });
-      await expect(observed.$queryRawUnsafe('SELECT * FROM no_such_table')).rejects.toThrow();
-      await observed.$transaction(async (tx) => {
-        await tx.serverSecret.create({ data: { name: 'observed', value: 'v' } });
-      });
+      expect(await eventsOf(() => observed.pet.findMany({ select: { id: true } }))).toEqual([
+        false,
+      ]);
+      expect(
+        await eventsOf(() =>
+          observed.$queryRawUnsafe('SELECT * FROM no_such_table').catch(() => {}),
+        ),
+      ).toEqual([true]);
+      // The transaction's BEGIN IMMEDIATE and COMMIT are the adapter's, not the client's.
+      expect(
+        await eventsOf(() =>
+          observed.$transaction(async (tx) => {
+            await tx.idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(0) } } });
+            await tx.serverSecret.create({ data: { name: 'observed', value: 'v' } });
+          }),
+        ),
+      ).toEqual([false, false]);
+      // Twenty creates of one turn, committed together: twenty statements.
+      const creates = () =>
+        Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            observed.pet.create({ data: { name: `p${i}`, categoryId: 1n, status: 'available' } }),
+          ),
+        );
+      expect(await eventsOf(creates)).toEqual(Array(20).fill(false));
     } finally {
       await observed.$disconnect();
     }
-    expect(events.filter((event) => event.failed)).toHaveLength(1);
-    // The list, the failed query, and the transaction's insert (its BEGIN and COMMIT are the
-    // connection's, not statements of the client's).
-    expect(events.length).toBeGreaterThanOrEqual(3);
     for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('has no use for continueReplies: SQLite’s replies of one turn resume together already', async () => {
+    let continued = 0;
+    const client = createPrismaClient(databaseUrl, {
+      continueReplies: (reply) => {
+        continued += 1;
+        return reply;
+      },
+    });
+    try {
+      await client.pet.count();
+      await client.pet.create({ data: { name: 'Rex', categoryId: 1n, status: 'available' } });
+    } finally {
+      await client.$disconnect();
+    }
+    expect(continued).toBe(0);
   });
 
   it('has no pool to report: SQLite runs in the process', () => {

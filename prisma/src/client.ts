@@ -2,11 +2,11 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Pool } from 'pg';
 import { PrismaClient as PostgresPrismaClient } from '../generated/postgresql/client.js';
 import { PrismaClient } from '../generated/sqlite/client.js';
-import { libsqlAdapterFactory } from '../schema-engine/libsql-adapter.mjs';
-import { postgresAdapterFactory, postgresPool } from '../schema-engine/postgresql.mjs';
-import { sqliteDatabaseFile } from '../schema-engine/sqlite.mjs';
-import { observedAdapterFactory, type QueryObserver } from './observed-adapter.js';
-import { repliesResumingTogether } from './replies-together.js';
+import { type ReplyContinuation, repliesContinuedBy } from './adapters/continued-replies.js';
+import { libsqlAdapterFactory } from './adapters/libsql-adapter.js';
+import { observedAdapterFactory, type QueryObserver } from './adapters/observed-adapter.js';
+import { postgresAdapterFactory, postgresPool } from './adapters/postgres-adapter.js';
+import { sqliteDatabaseFile } from './adapters/sqlite-database-file.js';
 
 /**
  * The Prisma client of the animal store's database. One type for both databases: the SQLite
@@ -19,8 +19,9 @@ import { repliesResumingTogether } from './replies-together.js';
 export type DatabaseClient = PrismaClient;
 
 /**
- * Deadlines and pool settings. Every call to the database has a deadline, so a database that
- * hangs (a stuck server, a dropped network path) fails requests quickly instead of holding them.
+ * Deadlines, pool settings and the caller's hooks. Every call to the database has a deadline, so
+ * a database that hangs (a stuck server, a dropped network path) fails requests quickly instead
+ * of holding them.
  */
 export interface DatabaseClientOptions {
   /** PostgreSQL: the most connections the client opens. Default 10. */
@@ -36,8 +37,22 @@ export interface DatabaseClientOptions {
   queryTimeoutMs?: number;
   /** SQLite: most time a statement waits for another connection's lock (ms). Default 3000. */
   busyTimeoutMs?: number;
-  /** Told of every statement the client runs: how long it took and whether it failed. */
+  /**
+   * Told of each statement Prisma sends, once, as it ends: how long it took and whether it
+   * failed. Statements inside transactions and SQLite's group commits are told like any other;
+   * what the driver adapter sends on its own is not: a transaction's BEGIN, and on SQLite its
+   * COMMIT or ROLLBACK and a group commit's. (On PostgreSQL, Prisma sends a transaction's COMMIT
+   * or ROLLBACK itself, so that one is told.)
+   */
   onQuery?: QueryObserver;
+  /**
+   * PostgreSQL: the caller's scheduling. The reply to each statement the client sends outside
+   * an interactive transaction passes through it, and Prisma goes on once the promise it returns
+   * settles, as that reply settled. The server uses it to resume the replies of one event-loop
+   * turn together. SQLite needs none: its adapter answers a read in the call that sends it and
+   * the writes of one turn in one group commit, so their callers resume together already.
+   */
+  continueReplies?: ReplyContinuation;
 }
 
 export const DEFAULT_DATABASE_CLIENT_OPTIONS = {
@@ -46,7 +61,7 @@ export const DEFAULT_DATABASE_CLIENT_OPTIONS = {
   connectTimeoutMs: 2_000,
   queryTimeoutMs: 2_000,
   busyTimeoutMs: 3_000,
-} as const satisfies Required<Omit<DatabaseClientOptions, 'onQuery'>>;
+} as const satisfies Required<Omit<DatabaseClientOptions, 'onQuery' | 'continueReplies'>>;
 
 function checkedOptions(options: DatabaseClientOptions) {
   const settings = { ...DEFAULT_DATABASE_CLIENT_OPTIONS, ...options };
@@ -97,8 +112,11 @@ export function createPrismaClient(
     return new PrismaClient({ adapter: observed(adapter) });
   }
   const pool = postgresPool(databaseUrl, settings);
+  const adapter = observed(postgresAdapterFactory(databaseUrl, pool));
   const client = new PostgresPrismaClient({
-    adapter: repliesResumingTogether(observed(postgresAdapterFactory(databaseUrl, pool))),
+    adapter: settings.continueReplies
+      ? repliesContinuedBy(adapter, settings.continueReplies)
+      : adapter,
   }) as unknown as DatabaseClient;
   // The two generated clients differ only in their provider-specific internals and in Pet.id
   // (see DatabaseClient); their model API is the same because the schemas' models are (guarded

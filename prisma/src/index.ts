@@ -1,5 +1,7 @@
 export type { ApiKey, IdempotencyRecord, Pet, ServerSecret } from '../generated/sqlite/client.js';
 export { Prisma } from '../generated/sqlite/client.js';
+export type { ReplyContinuation } from './adapters/continued-replies.js';
+export type { QueryEvent, QueryObserver } from './adapters/observed-adapter.js';
 export {
   createPrismaClient,
   type DatabaseClient,
@@ -9,6 +11,4 @@ export {
   type PoolStats,
   poolStatsOf,
 } from './client.js';
-export { joinNextTurn } from './event-loop-turns.js';
 export { migrateDatabase } from './migrate.js';
-export type { QueryEvent, QueryObserver } from './observed-adapter.js';

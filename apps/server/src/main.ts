@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPrismaClient, migrateDatabase, poolStatsOf } from '@animal-store/db';
 import { loadConfig } from './config.js';
+import { resumingRepliesTogether } from './http/turn-batch.js';
 import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
 import { Readiness } from './operations/health.js';
@@ -20,6 +21,8 @@ const db = createPrismaClient(config.DATABASE_URL, {
   connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
   queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
   busyTimeoutMs: config.DATABASE_BUSY_TIMEOUT_MS,
+  // The batching stage, for PostgreSQL replies: those of one turn go on together.
+  continueReplies: resumingRepliesTogether(),
 });
 const rateLimits = await createRateLimitStore(config.REDIS_URL, logger, {
   connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,

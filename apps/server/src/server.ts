@@ -4,7 +4,7 @@ import type { DatabaseClient } from '@animal-store/db';
 import { createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
-import { createApp, isProbe, isSiteRoute } from './app.js';
+import { createApp } from './app.js';
 import { type ConnectionResponses, trackConnectionResponses } from './http/connection-responses.js';
 import { expressBornMessages } from './http/express-messages.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, MAX_HEADER_BYTES } from './http/limits.js';
@@ -45,8 +45,6 @@ export function createApiServer(deps: ApiServerDeps): Server {
   const admission = createAdmission({
     onDecision: metrics.rateLimitDecision,
     resolveCaller: createCallerResolver(createApiKeyStore(deps.db)),
-    isOutsideOperations: isSiteRoute,
-    isProbe,
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,

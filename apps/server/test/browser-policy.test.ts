@@ -123,6 +123,34 @@ describe('CORS', () => {
     expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('a preflight is neither counted nor refused, and carries the IP headers as they stand; any other OPTIONS is a 405 like any wrong method', async () => {
+    const preflight = (origin: string, method?: string) =>
+      withCors.request('/v1/openapi.json', {
+        method: 'OPTIONS',
+        apiKey: null,
+        headers: { origin, ...(method && { 'access-control-request-method': method }) },
+      });
+    const before = Number(
+      (await withCors.request('/v1/openapi.json', { apiKey: null })).headers.get(
+        'x-ratelimit-remaining',
+      ),
+    );
+    for (let i = 0; i < 3; i += 1) {
+      const answered = await preflight(SHOP, 'GET');
+      expect(answered.status).toBe(204);
+      expect(answered.headers.get('x-ratelimit-remaining')).toBe(String(before));
+      expect(answered.headers.get('x-request-id')).toBeTruthy();
+    }
+    for (const refused of [await preflight('https://evil.example', 'GET'), await preflight(SHOP)]) {
+      expect(refused.status).toBe(405);
+      expect(await refused.json()).toMatchObject({ code: 'method_not_allowed' });
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    // The two refused ones were counted, as any request without a key is.
+    const after = await withCors.request('/v1/openapi.json', { apiKey: null });
+    expect(after.headers.get('x-ratelimit-remaining')).toBe(String(before - 3));
+  });
+
   it('CORS_ORIGINS takes origins only: anything else stops the server with the problem named', () => {
     expect(loadConfig({ CORS_ORIGINS: `${SHOP}, http://localhost:5173` }).CORS_ORIGINS).toEqual([
       SHOP,

@@ -139,7 +139,7 @@ describe('Deployments sharing one Redis', () => {
 });
 
 describe('Redis round trips', () => {
-  it('go out together: 50 decisions made at once reach Redis in a few reads, not 50', async () => {
+  it('go out together: 50 subjects decided at once reach Redis in a few reads, not 50', async () => {
     // A Redis of this test's own, so that its read count is this store's traffic alone.
     const port = await freePort();
     await startOwnRedis(port);
@@ -152,13 +152,11 @@ describe('Redis round trips', () => {
       expect(await rateLimits.connected()).toBe(true);
       const nowMs = Date.UTC(2026, 2, 10, 12, 0, 30);
       const quota = { perMinute: 1_000, perDay: 10_000 };
-      await rateLimits.admit({ subject: 'key:warm', quota, nowMs }); // loads the script
+      await rateLimits.admit([{ subject: 'key:warm', quota, nowMs }]); // loads the script
       const before = await readsProcessed();
 
-      const decisions = await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          rateLimits.admit({ subject: `key:${i}`, quota, nowMs }),
-        ),
+      const decisions = await rateLimits.admit(
+        Array.from({ length: 50 }, (_, i) => ({ subject: `key:${i}`, quota, nowMs })),
       );
 
       // The observer's own INFO is one read.
@@ -171,7 +169,7 @@ describe('Redis round trips', () => {
   });
 });
 
-describe('Decisions for one subject in one turn', () => {
+describe('Decisions for one subject in one batch', () => {
   it('take one script call, and decide as one call each would: the quota, then rejections, then a ban', async () => {
     // A Redis of this test's own, so that its command count is this store's traffic alone.
     const port = await freePort();
@@ -186,18 +184,16 @@ describe('Decisions for one subject in one turn', () => {
       const nowMs = Date.UTC(2026, 2, 10, 12, 0, 30);
       // Five a minute; more than ten rejections in a minute earn a ban.
       const request = { subject: 'key:burst', quota: { perMinute: 5, perDay: 100 }, nowMs };
-      await rateLimits.admit({ ...request, subject: 'key:warm' }); // loads the script
+      await rateLimits.admit([{ ...request, subject: 'key:warm' }]); // loads the script
       const before = await scriptCalls();
 
-      const decisions = await Promise.all(
-        Array.from({ length: 20 }, () => rateLimits.admit(request)),
-      );
+      const decisions = await rateLimits.admit(Array.from({ length: 20 }, () => request));
 
       expect((await scriptCalls()) - before).toBe(1);
       // The same requests, one at a time, counted in this process.
       const inProcess = new MemoryRateLimitStore();
       const oneByOne = [];
-      for (let i = 0; i < 20; i += 1) oneByOne.push(await inProcess.admit(request));
+      for (let i = 0; i < 20; i += 1) oneByOne.push(...(await inProcess.admit([request])));
       expect(decisions).toEqual(oneByOne);
       expect(decisions.map((decision) => decision.outcome)).toEqual([
         ...Array(5).fill('allowed'),
@@ -206,7 +202,7 @@ describe('Decisions for one subject in one turn', () => {
       ]);
       expect(decisions.slice(0, 5).map((decision) => decision.minuteUsed)).toEqual([1, 2, 3, 4, 5]);
       // What the call decided is stored: the next turn finds the subject banned, with five used.
-      expect(await rateLimits.admit(request)).toEqual(oneByOne.at(-1));
+      expect(await rateLimits.admit([request])).toEqual([oneByOne.at(-1)]);
     } finally {
       observer.disconnect();
       await rateLimits.close();
@@ -233,8 +229,8 @@ describe('Limits up to 2^53 − 1 in Redis', () => {
         await redis.set(`rl:{${subject}}:${window}`, String(largest - 1), 'EX', 60);
       }
       const full = { minuteUsed: largest, dayUsed: largest };
-      expect(await rateLimits.admit(request)).toEqual({ outcome: 'allowed', ...full });
-      expect(await rateLimits.admit(request)).toEqual({ outcome: 'limited', ...full });
+      expect(await rateLimits.admit([request])).toEqual([{ outcome: 'allowed', ...full }]);
+      expect(await rateLimits.admit([request])).toEqual([{ outcome: 'limited', ...full }]);
       expect(await rateLimits.peek(request)).toEqual({ outcome: 'limited', ...full });
     } finally {
       redis.disconnect();

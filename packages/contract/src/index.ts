@@ -1,28 +1,15 @@
 import { initContract } from '@ts-rest/core';
-import { errorBodyWith } from './errors.js';
-import { petsContract } from './pets.js';
+import { COMMON_RESPONSES } from './common-responses.js';
+import { deprecationHeaders } from './deprecation.js';
+import { GET_PET_DEPRECATION, petsContract } from './pets.js';
 
 const c = initContract();
 
 /** Interface version, carried in the `/v1` prefix and the OpenAPI `info.version`. */
 export const API_VERSION = '1.0.0';
 
-/** getPet's deprecation and removal, as the `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers carry them. */
-export const GET_PET_DEPRECATION = {
-  deprecatedAt: new Date('2025-01-01T00:00:00Z'),
-  sunsetAt: new Date('2030-12-05T00:00:00Z'),
-  successor: '/v1/pets',
-} as const;
-
 /** The headers every getPet response carries, as the server sends them. */
-export const GET_PET_DEPRECATION_HEADERS = {
-  /** RFC 9745: `@` and the Unix time in seconds since when the operation is deprecated. */
-  Deprecation: `@${GET_PET_DEPRECATION.deprecatedAt.getTime() / 1000}`,
-  /** RFC 8594: the HTTP date of removal. */
-  Sunset: GET_PET_DEPRECATION.sunsetAt.toUTCString(),
-  /** RFC 8288: where to go instead. */
-  Link: `<${GET_PET_DEPRECATION.successor}>; rel="successor-version"`,
-} as const;
+export const GET_PET_DEPRECATION_HEADERS = deprecationHeaders(GET_PET_DEPRECATION);
 
 /**
  * The whole v1 API. Every operation may also answer 401, 429, 431, 500 and 503 with an Error
@@ -31,21 +18,23 @@ export const GET_PET_DEPRECATION_HEADERS = {
  */
 export const contract = c.router(
   { pets: petsContract },
-  {
-    pathPrefix: '/v1',
-    strictStatusCodes: true,
-    commonResponses: {
-      401: errorBodyWith('unauthorized'),
-      429: errorBodyWith('rate_limited', 'temporarily_banned'),
-      431: errorBodyWith('headers_too_large'),
-      500: errorBodyWith('internal_error'),
-      503: errorBodyWith('service_unavailable'),
-    },
-  },
+  { pathPrefix: '/v1', strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
 );
 
 export type Contract = typeof contract;
 
+export {
+  type Deprecation,
+  type DeprecationHeaders,
+  deprecationHeaders,
+} from './deprecation.js';
+export type {
+  HeaderDocumentation,
+  HeadersDocumentation,
+  OptionalHeaderDocumentation,
+  RequiredHeaderDocumentation,
+  SchemaDocumentation,
+} from './documentation.js';
 export {
   ERROR_STATUS,
   type ErrorBody,
@@ -54,10 +43,14 @@ export {
   ErrorCodeSchema,
   type ErrorDetail,
   ErrorDetailSchema,
+  type ErrorExample,
+  type ErrorResponseDocumentation,
   errorBodyWith,
+  errorResponse,
 } from './errors.js';
 export { MAX_INTEGER_ID, PAGE_SIZE, PET_NAME_MAX_LENGTH } from './fields.js';
 export {
+  GET_PET_DEPRECATION,
   ListPetsQuerySchema,
   type NewPet,
   NewPetSchema,
@@ -66,6 +59,10 @@ export {
   PetSchema,
   type PetStatus,
   PetStatusSchema,
+} from './pets.js';
+export {
+  deprecationHeadersOf,
   type RouteMetadata,
   type Stability,
-} from './pets.js';
+  type SuccessResponseDocumentation,
+} from './route-metadata.js';

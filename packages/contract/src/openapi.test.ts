@@ -1,3 +1,4 @@
+import { type AppRoute, type AppRouter, initContract } from '@ts-rest/core';
 import type {
   HeaderObject,
   OperationObject,
@@ -7,19 +8,27 @@ import type {
   SchemaObject,
 } from 'openapi3-ts';
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { COMMON_RESPONSES } from './common-responses.js';
+import { errorBodyWith, errorResponse, MALFORMED_REQUEST_EXAMPLE } from './errors.js';
 import {
   API_VERSION,
   contract,
+  deprecationHeadersOf,
   ERROR_STATUS,
+  GET_PET_DEPRECATION,
+  GET_PET_DEPRECATION_HEADERS,
   ListPetsQuerySchema,
   MAX_INTEGER_ID,
   NewPetSchema,
   PAGE_SIZE,
   PET_NAME_MAX_LENGTH,
   PET_STATUSES,
+  PetSchema,
+  type RouteMetadata,
 } from './index.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, buildOpenApiDocumentFor } from './openapi.js';
+import { petsContract } from './pets.js';
 
 const document = buildOpenApiDocument();
 
@@ -456,5 +465,203 @@ describe('response headers', () => {
         expect(header(other, 'Deprecation')).toBeUndefined();
       }
     }
+  });
+});
+
+describe('built from the contract', () => {
+  const c = initContract();
+  const contractWith = (routes: Record<string, unknown>) =>
+    c.router(
+      { pets: { ...petsContract, ...routes } as typeof petsContract },
+      { pathPrefix: '/v1', strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
+    );
+
+  const adoptPet = {
+    method: 'POST',
+    path: '/pets/:petId/adoption',
+    pathParams: petsContract.getPet.pathParams,
+    body: z.object({ adopter: z.string().describe('Who takes the animal home') }),
+    summary: 'Adopt an animal',
+    description: 'Marks the animal as sold to its adopter.',
+    responses: {
+      200: PetSchema,
+      400: errorResponse({
+        name: 'InvalidAdoption',
+        description: 'The adopter is missing, or the body is not JSON',
+        examples: {
+          validation_failed: {
+            message: 'The request is invalid: adopter.',
+            details: [{ path: 'adopter', message: 'is required' }],
+          },
+          malformed_json: { message: 'The request body could not be read as JSON.' },
+          malformed_request: MALFORMED_REQUEST_EXAMPLE,
+        },
+      }),
+      404: petsContract.getPet.responses[404],
+    },
+    metadata: {
+      operationId: 'adoptPet',
+      stability: 'beta',
+      requestBody: { description: 'Who adopts the animal' },
+      responses: { 200: { description: 'The adopted animal' } },
+    } satisfies RouteMetadata,
+  } as const;
+
+  test("every route's operationId is its key in the contract", () => {
+    for (const [key, route] of Object.entries(contract.pets)) {
+      expect(route.metadata.operationId).toBe(key);
+    }
+  });
+
+  test('a route added to the contract is in the document, with nothing to change in the builder', () => {
+    const extended = buildOpenApiDocumentFor(contractWith({ adoptPet }));
+    const adoption = extended.paths['/v1/pets/{petId}/adoption']?.post as OperationObject;
+    expect(adoption).toMatchObject({
+      operationId: 'adoptPet',
+      summary: 'Adopt an animal',
+      description: 'Marks the animal as sold to its adopter.',
+      tags: ['pets'],
+      security: [{ bearerAuth: [] }],
+      'x-stability': 'beta',
+      requestBody: {
+        description: 'Who adopts the animal',
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', required: ['adopter'] } } },
+      },
+    });
+    expect(adoption.deprecated).toBeUndefined();
+    expect(adoption.parameters).toEqual([
+      operations.getPet.parameters?.[0],
+      { $ref: '#/components/parameters/RequestId' },
+    ]);
+    const { 200: adopted, ...errors } = adoption.responses;
+    expect(adopted).toMatchObject({
+      description: 'The adopted animal',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+    });
+    // The headers of every response, and none of getPet's deprecation.
+    expect(Object.keys(adopted.headers)).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    const { 200: _, ...getPetErrors } = operations.getPet.responses;
+    expect(errors).toEqual({
+      ...getPetErrors,
+      400: { $ref: '#/components/responses/InvalidAdoption' },
+    });
+    const invalid = extended.components?.responses?.InvalidAdoption as ResponseObject;
+    expect(Object.keys(invalid.content?.['application/json']?.examples ?? {})).toEqual([
+      'validation_failed',
+      'malformed_json',
+      'malformed_request',
+    ]);
+    // What was there is as it was.
+    expect(extended.paths['/v1/pets']).toEqual(document.paths['/v1/pets']);
+    expect(extended.paths['/v1/pets/{petId}']).toEqual(document.paths['/v1/pets/{petId}']);
+    expect(extended.components?.schemas).toEqual(document.components?.schemas);
+  });
+
+  test('each error response is shared under its name, with the headers its documentation adds', () => {
+    const unauthorized = document.components?.responses?.Unauthorized as ResponseObject;
+    expect(unauthorized.headers?.['WWW-Authenticate']).toEqual({
+      $ref: '#/components/headers/WwwAuthenticate',
+    });
+    expect(Object.keys(document.components?.responses ?? {}).sort()).toEqual(
+      [
+        'HeadersTooLarge',
+        'IdempotencyKeyReused',
+        'InternalError',
+        'InvalidPetBody',
+        'InvalidQuery',
+        'MalformedRequest',
+        'NotFound',
+        'PayloadTooLarge',
+        'ServiceUnavailable',
+        'TooManyRequests',
+        'Unauthorized',
+        'UnexpectedError',
+        'UnsupportedMediaType',
+      ].sort(),
+    );
+  });
+
+  const getThings = {
+    method: 'GET',
+    path: '/things',
+    summary: 'List things',
+    responses: { 200: PetSchema },
+    metadata: {
+      operationId: 'getThings',
+      stability: 'stable',
+      responses: { 200: { description: 'The things' } },
+    },
+  };
+  const documentOf = (route: Record<string, unknown>) => () =>
+    buildOpenApiDocumentFor({ things: { getThings: route as AppRoute } } satisfies AppRouter);
+
+  test('refuses a route whose metadata is not RouteMetadata', () => {
+    expect(documentOf({ ...getThings, metadata: undefined })).toThrow(/metadata needs/);
+    expect(documentOf({ ...getThings, metadata: { operationId: 'getThings' } })).toThrow(
+      /metadata needs/,
+    );
+  });
+
+  test('refuses a success response its metadata does not describe', () => {
+    expect(documentOf({ ...getThings, responses: { 200: PetSchema, 202: PetSchema } })).toThrow(
+      /does not describe its 202 response/,
+    );
+  });
+
+  test('refuses an error response not made by errorResponse()', () => {
+    const responses = { 200: PetSchema, 404: errorBodyWith('not_found') };
+    expect(documentOf({ ...getThings, responses })).toThrow(/made by errorResponse/);
+  });
+
+  test('refuses an error response whose codes travel with another status', () => {
+    const responses = {
+      200: PetSchema,
+      404: errorResponse({
+        name: 'Gone',
+        description: 'Not there',
+        examples: { not_found: { message: 'No.' }, unauthorized: { message: 'Who?' } },
+      }),
+    };
+    expect(documentOf({ ...getThings, responses })).toThrow(
+      /codes of other statuses: unauthorized/,
+    );
+  });
+
+  test('refuses two different definitions under one component name', () => {
+    const responses = {
+      200: PetSchema,
+      404: errorResponse({
+        name: 'NotFound',
+        description: 'Another text',
+        examples: { not_found: { message: 'No.' } },
+      }),
+    };
+    expect(() =>
+      buildOpenApiDocumentFor(contractWith({ getThings: { ...getThings, responses } })),
+    ).toThrow(/components.responses.NotFound has two different definitions/);
+  });
+
+  test('refuses a deprecated route without a deprecation, and a deprecation on a current one', () => {
+    expect(documentOf({ ...getThings, deprecated: true })).toThrow(/deprecated route/);
+    const metadata = { ...getThings.metadata, deprecation: GET_PET_DEPRECATION };
+    expect(documentOf({ ...getThings, metadata })).toThrow(/deprecated route/);
+  });
+
+  test("a deprecated route's success responses carry the headers its deprecation gives the server to send", () => {
+    const headers = response(operations.getPet, '200').headers ?? {};
+    for (const [name, value] of Object.entries(GET_PET_DEPRECATION_HEADERS)) {
+      expect(header(response(operations.getPet, '200'), name)?.example).toBe(value);
+      expect(headers[name]).toHaveProperty('$ref');
+    }
+    expect(deprecationHeadersOf(contract.pets.getPet)).toEqual(GET_PET_DEPRECATION_HEADERS);
+    expect(deprecationHeadersOf(contract.pets.listPets)).toBeUndefined();
+    expect(deprecationHeadersOf(contract.pets.createPet)).toBeUndefined();
+    expect(operations.getPet.description).toMatch(/since 2025-01-01 and removed on 2030-12-05/);
   });
 });

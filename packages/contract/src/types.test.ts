@@ -3,6 +3,7 @@
  * checked by `pnpm typecheck` (tsc includes the tests); at run time `expectTypeOf` does nothing.
  */
 import type {
+  AppRouter,
   ClientInferRequest,
   ClientInferResponseBody,
   ClientInferResponses,
@@ -11,8 +12,28 @@ import type {
   ServerInferResponses,
 } from '@ts-rest/core';
 import { describe, expectTypeOf, test } from 'vitest';
-import type { contract, ErrorBody, ErrorDetail, NewPet, Pet, PetStatus } from './index.js';
-import { type BuildOpenApiDocumentOptions, buildOpenApiDocument } from './openapi.js';
+import type { z } from 'zod';
+import { errorResponse } from './errors.js';
+import {
+  type contract,
+  type Deprecation,
+  type DeprecationHeaders,
+  deprecationHeadersOf,
+  type ErrorBody,
+  type ErrorDetail,
+  errorBodyWith,
+  type GET_PET_DEPRECATION_HEADERS,
+  type NewPet,
+  type Pet,
+  type PetStatus,
+  type RouteMetadata,
+} from './index.js';
+import {
+  type BuildOpenApiDocumentOptions,
+  buildOpenApiDocument,
+  buildOpenApiDocumentFor,
+  type OpenAPIObject,
+} from './openapi.js';
 
 type Routes = typeof contract.pets;
 type ListPets = Routes['listPets'];
@@ -163,5 +184,53 @@ describe('openapi', () => {
       .toEqualTypeOf<BuildOpenApiDocumentOptions | undefined>();
     expectTypeOf<BuildOpenApiDocumentOptions>().toEqualTypeOf<{ serverUrl?: string }>();
     expectTypeOf(buildOpenApiDocument).returns.toHaveProperty('paths');
+  });
+});
+
+describe('route metadata', () => {
+  test("each route's operationId is its key, typed", () => {
+    expectTypeOf<Routes[keyof Routes]['metadata']['operationId']>().toEqualTypeOf<keyof Routes>();
+    expectTypeOf<GetPet['metadata']['stability']>().toEqualTypeOf<'deprecated'>();
+  });
+
+  test('a deprecated route says when it was deprecated; a current one cannot', () => {
+    type Responses = RouteMetadata['responses'];
+    type Deprecated = { operationId: 'x'; stability: 'deprecated'; responses: Responses };
+    expectTypeOf<Deprecated>().not.toExtend<RouteMetadata>();
+    expectTypeOf<Deprecated & { deprecation: Deprecation }>().toExtend<RouteMetadata>();
+    expectTypeOf<{
+      operationId: 'x';
+      stability: 'stable';
+      responses: Responses;
+      deprecation: Deprecation;
+    }>().not.toExtend<RouteMetadata>();
+  });
+
+  test('deprecationHeadersOf takes any route of the contract', () => {
+    type Route = Parameters<typeof deprecationHeadersOf>[0];
+    expectTypeOf<Routes[keyof Routes]>().toExtend<Route>();
+    expectTypeOf(deprecationHeadersOf).returns.toEqualTypeOf<DeprecationHeaders | undefined>();
+    expectTypeOf<typeof GET_PET_DEPRECATION_HEADERS>().toExtend<DeprecationHeaders>();
+  });
+
+  test('errorResponse narrows the Error body to the codes it has examples of', () => {
+    const notFound = errorResponse({
+      name: 'NotFound',
+      description: 'Not there',
+      examples: { not_found: { message: 'No.' } },
+    });
+    expectTypeOf<z.infer<typeof notFound>['code']>().toEqualTypeOf<'not_found'>();
+    const narrowed = errorBodyWith('not_found');
+    expectTypeOf<z.infer<typeof notFound>>().toEqualTypeOf<z.infer<typeof narrowed>>();
+  });
+});
+
+describe('openapi', () => {
+  test('buildOpenApiDocumentFor takes any ts-rest router', () => {
+    expectTypeOf(buildOpenApiDocumentFor).parameter(0).toEqualTypeOf<AppRouter>();
+    expectTypeOf(buildOpenApiDocumentFor)
+      .parameter(1)
+      .toEqualTypeOf<BuildOpenApiDocumentOptions | undefined>();
+    expectTypeOf(buildOpenApiDocumentFor).returns.toEqualTypeOf<OpenAPIObject>();
   });
 });

@@ -1,21 +1,21 @@
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, RequestHandler, Response } from 'express';
 import { ApiError } from '../http/api-error.js';
+import { contextOf, NO_CALLER, type RequestContext } from '../http/request-context.js';
+import { TurnBatch } from '../http/turn-batch.js';
 import { ANONYMOUS_PLAN, ANONYMOUS_QUOTA, type PlanName, type Quota } from '../limits/plans.js';
 import { rateLimitHeaders, retryAfterSeconds } from '../limits/rate-limit-headers.js';
-import type { AdmissionOutcome, RateLimitStore } from '../limits/rate-limit-store.js';
+import type {
+  Admission,
+  AdmissionOutcome,
+  AdmissionRequest,
+  RateLimitStore,
+} from '../limits/rate-limit-store.js';
 import type { CallerKind } from '../operations/metrics.js';
-import { type Caller, type CallerResolver, setCaller } from './caller.js';
+import type { Caller, CallerResolver } from './caller.js';
 import { clientSubject } from './client-address.js';
 
 export interface AdmissionDeps {
   resolveCaller: CallerResolver;
-  /** Requests outside the API operations (probes, documents) are counted per client IP. */
-  isOutsideOperations: (req: Request) => boolean;
-  /**
-   * The health probes, which load balancers and orchestrators send every few seconds from one
-   * address: never counted nor refused, and answered without waiting on a shared store.
-   */
-  isProbe: (req: Request) => boolean;
   store: RateLimitStore;
   /** Epoch milliseconds; injectable so tests can cross minutes and days without waiting. */
   now: () => number;
@@ -33,16 +33,37 @@ interface Subject {
   caller: CallerKind;
 }
 
-interface Verdict {
-  headers: Record<string, string>;
-  rejection?: ApiError;
+/** A request waiting in this turn's batch, its caller known. */
+interface Waiting {
+  context: RequestContext;
+  caller: Caller;
+  res: Response;
+  next: NextFunction;
 }
 
-const NO_KEY: Caller = { kind: 'anonymous', credential: 'missing' };
+function rejectionFor(admission: Admission, quota: Quota, nowMs: number): ApiError | undefined {
+  if (admission.outcome === 'allowed') return undefined;
+  const headers = { 'Retry-After': String(retryAfterSeconds(admission, quota, nowMs)) };
+  return admission.outcome === 'banned'
+    ? new ApiError(
+        'temporarily_banned',
+        'Too many requests over the limit: this client is banned for a while.',
+        { headers },
+      )
+    : new ApiError(
+        'rate_limited',
+        'Rate limit exceeded. Wait as Retry-After says, then back off exponentially.',
+        { headers },
+      );
+}
 
-/** Rate limiting, the first check every request meets: per key when it carries a valid one, else per IP. */
+/**
+ * Rate limiting, the first check every request meets: per key when it carries a valid one, else
+ * per IP. It is also the pipeline's batching stage (http/turn-batch.ts): the requests of one
+ * turn are decided together, in one call to the store, and go on together.
+ */
 export function createAdmission(deps: AdmissionDeps) {
-  const { resolveCaller, isOutsideOperations, isProbe, store, now } = deps;
+  const { resolveCaller, store, now } = deps;
   const addressSubject = (ip: string) => clientSubject(ip, deps.ipv6PrefixLength);
 
   function subjectOf(caller: Caller, ip: string): Subject {
@@ -56,77 +77,87 @@ export function createAdmission(deps: AdmissionDeps) {
       : { subject: addressSubject(ip), quota: ANONYMOUS_QUOTA, plan: ANONYMOUS_PLAN, caller: 'ip' };
   }
 
-  async function judge({ subject, quota, plan, caller }: Subject): Promise<Verdict> {
-    const nowMs = now();
-    const admission = await store.admit({ subject, quota, nowMs });
-    deps.onDecision(admission.outcome, plan, caller);
-    const headers = rateLimitHeaders(admission, quota, nowMs);
-    if (admission.outcome === 'allowed') return { headers };
-    const retryAfter = { 'Retry-After': String(retryAfterSeconds(admission, quota, nowMs)) };
-    const rejection =
-      admission.outcome === 'banned'
-        ? new ApiError(
-            'temporarily_banned',
-            'Too many requests over the limit: this client is banned for a while.',
-            {
-              headers: retryAfter,
-            },
-          )
-        : new ApiError(
-            'rate_limited',
-            'Rate limit exceeded. Wait as Retry-After says, then back off exponentially.',
-            {
-              headers: retryAfter,
-            },
-          );
-    return { headers, rejection };
-  }
-
-  /** The IP's headers as this process sees them now: the probe is neither counted nor refused. */
-  function admitProbe(ip: string): Record<string, string> {
+  /** An IP's headers as this process sees them now, neither counting nor refusing. */
+  function standingHeaders(ip: string): Record<string, string> {
     const nowMs = now();
     const request = { subject: addressSubject(ip), quota: ANONYMOUS_QUOTA, nowMs };
     return rateLimitHeaders(store.standing(request), ANONYMOUS_QUOTA, nowMs);
   }
 
-  const middleware: RequestHandler = async (req, res, next) => {
-    try {
-      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      if (isProbe(req)) {
-        setCaller(res.locals, NO_KEY);
-        res.set(admitProbe(ip));
-        return next();
-      }
-      // Probes and documents are counted per IP whatever they carry, so they never look a key up.
-      const caller = isOutsideOperations(req) ? NO_KEY : await resolveCaller(req);
-      setCaller(res.locals, caller);
-      if (caller.kind === 'unresolved') {
-        // The key could not be checked (the database is away): that is no fault of the caller's,
-        // so nothing is counted against the key or the IP, and the request fails as a 503.
-        res.set(await headersFor(addressSubject(ip), ANONYMOUS_QUOTA));
-        return next(caller.error);
-      }
-      const verdict = await judge(subjectOf(caller, ip));
-      res.set(verdict.headers);
-      next(verdict.rejection);
-    } catch (error) {
-      next(error);
-    }
-  };
-
-  /** A subject's rate-limit headers, neither counting the request nor holding it against a ban. */
-  async function headersFor(subject: string, quota: Quota): Promise<Record<string, string>> {
+  /** A subject's headers from the store, neither counting the request nor holding it against a ban. */
+  async function peekedHeaders(subject: string, quota: Quota): Promise<Record<string, string>> {
     const nowMs = now();
     return rateLimitHeaders(await store.peek({ subject, quota, nowMs }), quota, nowMs);
   }
 
   /**
+   * The key could not be checked (the database is away): that is no fault of the caller's, so
+   * nothing is counted against the key or the IP, and the request fails as a 503.
+   */
+  async function unresolved({ context, caller, res, next }: Waiting, error: unknown) {
+    try {
+      res.set(await peekedHeaders(addressSubject(context.clientAddress), ANONYMOUS_QUOTA));
+    } finally {
+      next(caller.kind === 'unresolved' ? caller.error : error);
+    }
+  }
+
+  /** Decides the requests of one turn in one call to the store, then lets each go on. */
+  async function admitTogether(batch: Waiting[]) {
+    const counted = batch.filter(({ caller }) => caller.kind !== 'unresolved');
+    for (const waiting of batch) {
+      if (waiting.caller.kind === 'unresolved') void unresolved(waiting, undefined);
+    }
+    if (counted.length === 0) return;
+    const nowMs = now();
+    const subjects = counted.map(({ caller, context }) => subjectOf(caller, context.clientAddress));
+    let admissions: Admission[];
+    try {
+      admissions = await store.admit(
+        subjects.map(({ subject, quota }): AdmissionRequest => ({ subject, quota, nowMs })),
+      );
+    } catch (error) {
+      for (const { next } of counted) next(error);
+      return;
+    }
+    counted.forEach(({ context, caller, res, next }, index) => {
+      const admission = admissions[index] as Admission;
+      const { quota, plan, caller: callerKind } = subjects[index] as Subject;
+      deps.onDecision(admission.outcome, plan, callerKind);
+      context.caller = caller;
+      res.set(rateLimitHeaders(admission, quota, nowMs));
+      next(rejectionFor(admission, quota, nowMs));
+    });
+  }
+
+  const batch = new TurnBatch<Waiting>((waiting) => void admitTogether(waiting));
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const context = contextOf(res);
+    const { kind } = context.target;
+    // Probes and preflights are never counted nor refused, and never wait on a shared store.
+    if (kind === 'probe' || kind === 'preflight') {
+      res.set(standingHeaders(context.clientAddress));
+      return next();
+    }
+    // Documents are counted per IP whatever they carry, so they never look a key up.
+    const caller = kind === 'document' ? NO_CALLER : resolveCaller(req.headers.authorization);
+    if (caller instanceof Promise) {
+      // A key not seen lately is looked up first; its request joins a later turn's batch.
+      void caller.then((resolved) => batch.add({ context, caller: resolved, res, next }));
+    } else {
+      batch.add({ context, caller, res, next });
+    }
+  };
+
+  /**
    * The rate-limit headers of an IP, for a request the HTTP parser refused. Such a request is
    * answered 400/431 whatever the limits say, so it is neither counted nor held against a ban.
    */
-  const headersForRefusedRequest = (ip: string) => headersFor(addressSubject(ip), ANONYMOUS_QUOTA);
+  const headersForRefusedRequest = (ip: string) =>
+    peekedHeaders(addressSubject(ip), ANONYMOUS_QUOTA);
 
   return { middleware, headersForRefusedRequest };
 }
 
-export type Admission = ReturnType<typeof createAdmission>;
+export type AdmissionStage = ReturnType<typeof createAdmission>;

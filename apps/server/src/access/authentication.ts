@@ -1,13 +1,16 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../http/api-error.js';
-import { callerOf } from './caller.js';
+import { contextOf } from '../http/request-context.js';
 
 const REALM = 'Bearer realm="animal-store"';
 
-/** Lets through only requests that carry a valid API key; runs after routing, before validation. */
+/**
+ * Lets through to an operation only requests that carry a valid API key; runs after routing,
+ * before validation. Probes and documents need none.
+ */
 export const requireApiKey: RequestHandler = (_req, res, next) => {
-  const caller = callerOf(res.locals);
-  if (caller.kind === 'key') return next();
+  const { target, caller } = contextOf(res);
+  if (target.kind !== 'operation' || caller.kind === 'key') return next();
   if (caller.kind === 'unresolved') return next(caller.error);
   const sent = caller.credential === 'invalid';
   next(

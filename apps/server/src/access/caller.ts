@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import {
   type ApiKeyInfo,
@@ -22,12 +21,11 @@ export const KEY_RECHECK_MS = 4_000;
 
 const BEARER = /^bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
-export type CallerResolver = (req: Request) => Promise<Caller>;
-
 /**
  * Finds the key a token names. Only tokens shaped like our keys reach the database; what it
  * answers is remembered for KEY_RECHECK_MS, genuine keys and unknown tokens in separate caches,
- * so a flood of junk can never push a genuine key out.
+ * so a flood of junk can never push a genuine key out. A remembered answer is given at once,
+ * not as a promise: most requests carry a key seen a moment ago, and go on without a turn.
  */
 function keyLookup(keys: ApiKeyStore) {
   const genuine = new LRUCache<string, ApiKeyInfo>({ max: 50_000, ttl: KEY_RECHECK_MS });
@@ -35,46 +33,47 @@ function keyLookup(keys: ApiKeyStore) {
   // Concurrent requests with the same token share one database lookup.
   const pending = new Map<string, Promise<ApiKeyInfo | undefined>>();
 
-  return async (secret: string): Promise<ApiKeyInfo | undefined> => {
+  const lookUp = (secretHash: string) => {
+    let lookup = pending.get(secretHash);
+    if (!lookup) {
+      lookup = keys
+        .findActiveByHash(secretHash)
+        .then((key) => {
+          if (key) genuine.set(secretHash, key);
+          else unknown.set(secretHash, true);
+          return key;
+        })
+        .finally(() => pending.delete(secretHash));
+      pending.set(secretHash, lookup);
+    }
+    return lookup;
+  };
+
+  return (secret: string): ApiKeyInfo | undefined | Promise<ApiKeyInfo | undefined> => {
     if (!couldBeSecret(secret)) return undefined;
     const secretHash = hashSecret(secret);
     const known = genuine.get(secretHash);
     if (known || unknown.has(secretHash)) return known;
-    let lookup = pending.get(secretHash);
-    if (!lookup) {
-      lookup = keys.findActiveByHash(secretHash).finally(() => pending.delete(secretHash));
-      pending.set(secretHash, lookup);
-    }
-    const key = await lookup;
-    if (key) genuine.set(secretHash, key);
-    else unknown.set(secretHash, true);
-    return key;
+    return lookUp(secretHash);
   };
 }
+
+const callerWith = (key: ApiKeyInfo | undefined): Caller =>
+  key ? { kind: 'key', key } : { kind: 'anonymous', credential: 'invalid' };
+
+/** Who an `Authorization` header names: at once when the answer is known, else once looked up. */
+export type CallerResolver = (authorization: string | undefined) => Caller | Promise<Caller>;
 
 export function createCallerResolver(keys: ApiKeyStore): CallerResolver {
   const findKey = keyLookup(keys);
 
-  return async (req) => {
-    const header = req.headers.authorization;
+  return (header) => {
     if (header === undefined || header.trim() === '')
       return { kind: 'anonymous', credential: 'missing' };
     const secret = BEARER.exec(header)?.[1];
     if (!secret) return { kind: 'anonymous', credential: 'invalid' };
-    try {
-      const key = await findKey(secret);
-      return key ? { kind: 'key', key } : { kind: 'anonymous', credential: 'invalid' };
-    } catch (error) {
-      return { kind: 'unresolved', error };
-    }
+    const found = findKey(secret);
+    if (!(found instanceof Promise)) return callerWith(found);
+    return found.then(callerWith, (error: unknown) => ({ kind: 'unresolved', error }));
   };
-}
-
-/** What admission learned about the caller, for authentication and idempotency to read. */
-export function setCaller(locals: Record<string, unknown>, caller: Caller): void {
-  locals.caller = caller;
-}
-
-export function callerOf(locals: Record<string, unknown>): Caller {
-  return (locals.caller as Caller | undefined) ?? { kind: 'anonymous', credential: 'missing' };
 }

@@ -1,6 +1,7 @@
 import cors from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import { contextOf } from './request-context.js';
 
 type Header = readonly [name: string, value: string];
 
@@ -73,18 +74,32 @@ const EXPOSED_HEADERS = [
 
 /**
  * Cross-origin access for the browser origins in `origins` (none by default, so browsers on
- * other origins cannot call the API). Preflights are answered here, before rate limiting: a
- * browser sends one per URL, carrying no key, and they must not use up its IP's quota.
+ * other origins cannot call the API): the headers that let them read our responses, errors and
+ * 429s included, and the answers to their preflights. A preflight is an `OPTIONS` request from an
+ * allowed origin naming the method it wants (`Access-Control-Request-Method`): a browser sends
+ * one per URL, without the key, so admission neither counts nor refuses it, and the pipeline's
+ * last stage answers it 204. Any other `OPTIONS` is a method no path allows (405).
  */
-export function crossOriginAccess(origins: readonly string[]): RequestHandler[] {
-  if (origins.length === 0) return [];
-  return [
-    cors({
-      origin: [...origins],
-      methods: ['GET', 'HEAD', 'POST'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
-  ];
+export function crossOriginAccess(origins: readonly string[]) {
+  const allowed = new Set(origins);
+  const isPreflight = (req: Request): boolean =>
+    req.method === 'OPTIONS' &&
+    allowed.has(req.headers.origin ?? '') &&
+    req.headers['access-control-request-method'] !== undefined;
+  if (allowed.size === 0) return { isPreflight, headers: undefined };
+  const setHeaders = cors({
+    origin: [...origins],
+    methods: ['GET', 'HEAD', 'POST'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+    // The answer is the pipeline's to give, once admission has set the rate-limit headers.
+    preflightContinue: true,
+  });
+  const headers: RequestHandler = (req, res, next) => {
+    // cors would add a preflight's headers to any OPTIONS request, answered 405 here.
+    if (req.method === 'OPTIONS' && contextOf(res).target.kind !== 'preflight') return next();
+    setHeaders(req, res, next);
+  };
+  return { isPreflight, headers };
 }

@@ -3,7 +3,6 @@ import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
 import type { Logger } from '../logger.js';
 import { ApiError } from './api-error.js';
-import { requestIdOf } from './request-log.js';
 
 type RequestPart = 'pathParams' | 'headers' | 'query' | 'body';
 
@@ -146,7 +145,7 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
-      logger.error({ err: error, reqId: requestIdOf(res) }, 'request failed');
+      logger.error({ err: error, reqId: res.locals.context?.requestId }, 'request failed');
     }
     if (res.headersSent) {
       res.destroy();

@@ -1,48 +1,50 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from './memory-store.js';
 import { PLAN_QUOTAS } from './plans.js';
+import type { Admission, AdmissionRequest } from './rate-limit-store.js';
 
 const quota = PLAN_QUOTAS.free;
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 30);
 
+/** One request's decision, as a batch of one. */
+async function admitOne(store: MemoryRateLimitStore, request: AdmissionRequest) {
+  const [decision] = await store.admit([request]);
+  return decision as Admission;
+}
+
 describe('MemoryRateLimitStore', () => {
-  it('lets the requests it counts in one turn go on together, as one Redis reply does', async () => {
+  it('decides the requests it is given in order, each seeing the counts the ones before left', async () => {
     const store = new MemoryRateLimitStore();
-    const steps: string[] = [];
-    // Two requests read from two sockets: two callbacks of one event-loop phase. Immediates queued
-    // together run in one check phase; two timers may fall due in different turns on a busy machine.
-    await Promise.all(
-      ['a', 'b'].map(
-        (subject) =>
-          new Promise<void>((resolve) =>
-            setImmediate(async () => {
-              await store.admit({ subject, quota, nowMs: NOW });
-              steps.push(`${subject} admitted`);
-              await Promise.resolve();
-              steps.push(`${subject} next step`);
-              resolve();
-            }),
-          ),
-      ),
+    const tight = { perMinute: 2, perDay: 100 };
+    const decisions = await store.admit(
+      ['a', 'b', 'a', 'a', 'b'].map((subject) => ({ subject, quota: tight, nowMs: NOW })),
     );
-    expect(steps).toEqual(['a admitted', 'b admitted', 'a next step', 'b next step']);
+    expect(decisions.map(({ outcome, minuteUsed }) => [outcome, minuteUsed])).toEqual([
+      ['allowed', 1],
+      ['allowed', 1],
+      ['allowed', 2],
+      ['limited', 2],
+      ['allowed', 2],
+    ]);
   });
 
   it('holds at most maxSubjects counters through a million distinct subjects, and forgets no ban doing so', async () => {
     const store = new MemoryRateLimitStore({ maxSubjects: 10_000 });
     // A subject that earns a ban: 60 allowed, then more than 60 rejections.
     for (let i = 0; i < 60 + 61; i += 1)
-      await store.admit({ subject: 'ip:abuser', quota, nowMs: NOW });
-    expect((await store.admit({ subject: 'ip:abuser', quota, nowMs: NOW })).outcome).toBe('banned');
+      await admitOne(store, { subject: 'ip:abuser', quota, nowMs: NOW });
+    expect((await admitOne(store, { subject: 'ip:abuser', quota, nowMs: NOW })).outcome).toBe(
+      'banned',
+    );
 
     for (let i = 0; i < 1_000_000; i += 1) {
-      await store.admit({ subject: `ip:client-${i}`, quota, nowMs: NOW + 1 });
+      await admitOne(store, { subject: `ip:client-${i}`, quota, nowMs: NOW + 1 });
       if (i % 100_000 === 0) expect(store.subjectCount).toBeLessThanOrEqual(10_000);
     }
     expect(store.subjectCount).toBe(10_000);
 
     // The abuser's counters were forgotten long ago; its ban was not.
-    const later = await store.admit({ subject: 'ip:abuser', quota, nowMs: NOW + 60_000 });
+    const later = await admitOne(store, { subject: 'ip:abuser', quota, nowMs: NOW + 60_000 });
     expect(later.outcome).toBe('banned');
     // The most recently seen subjects keep their counts.
     const recent = await store.peek({ subject: 'ip:client-999999', quota, nowMs: NOW + 2 });
@@ -51,13 +53,14 @@ describe('MemoryRateLimitStore', () => {
 
   it('lifts a ban when it ends, and rolls a subject over to new windows when it is next seen', async () => {
     const store = new MemoryRateLimitStore();
-    for (let i = 0; i < 60 + 61; i += 1) await store.admit({ subject: 'key:k', quota, nowMs: NOW });
-    const banned = await store.admit({ subject: 'key:k', quota, nowMs: NOW });
+    for (let i = 0; i < 60 + 61; i += 1)
+      await admitOne(store, { subject: 'key:k', quota, nowMs: NOW });
+    const banned = await admitOne(store, { subject: 'key:k', quota, nowMs: NOW });
     expect(banned).toMatchObject({ outcome: 'banned', bannedUntilMs: NOW + 15 * 60_000 });
 
-    const afterBan = await store.admit({ subject: 'key:k', quota, nowMs: NOW + 15 * 60_000 });
+    const afterBan = await admitOne(store, { subject: 'key:k', quota, nowMs: NOW + 15 * 60_000 });
     expect(afterBan).toMatchObject({ outcome: 'allowed', minuteUsed: 1, dayUsed: 61 });
-    const nextDay = await store.admit({ subject: 'key:k', quota, nowMs: NOW + 86_400_000 });
+    const nextDay = await admitOne(store, { subject: 'key:k', quota, nowMs: NOW + 86_400_000 });
     expect(nextDay).toMatchObject({ outcome: 'allowed', minuteUsed: 1, dayUsed: 1 });
   });
 });

@@ -1,4 +1,3 @@
-import { joinNextTurn } from '@animal-store/db';
 import { LRUCache } from 'lru-cache';
 import {
   type Admission,
@@ -74,9 +73,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
   }
 
-  async admit({ subject, quota, nowMs }: AdmissionRequest): Promise<Admission> {
-    // The requests counted in one turn go on together, as they do from one pipelined Redis reply.
-    await joinNextTurn();
+  async admit(requests: readonly AdmissionRequest[]): Promise<Admission[]> {
+    return requests.map((request) => this.#admitOne(request));
+  }
+
+  #admitOne({ subject, quota, nowMs }: AdmissionRequest): Admission {
     this.#endBans(nowMs);
     const counters = this.#rolledOver(this.#counters.get(subject), nowMs);
     this.#counters.set(subject, counters);

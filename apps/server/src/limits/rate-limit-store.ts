@@ -41,7 +41,11 @@ export function admissionFrom(
  * towards the ban.
  */
 export interface RateLimitStore {
-  admit(request: AdmissionRequest): Promise<Admission>;
+  /**
+   * Decides `requests` in order, each seeing the counts the ones before it left, as one call
+   * each would; the admission stage hands over the requests of one turn at once.
+   */
+  admit(requests: readonly AdmissionRequest[]): Promise<Admission[]>;
   /** The subject's state, neither counting the request nor tallying a rejection. */
   peek(request: AdmissionRequest): Promise<Admission>;
   /**

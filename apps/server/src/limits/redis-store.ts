@@ -78,10 +78,19 @@ type RedisWithAdmit = Redis & {
   admitRequests(...keysThenArgs: Array<string | number>): Promise<ScriptReply>;
 };
 
-/** Requests of one subject, under one quota, in the same windows, waiting for this turn's call. */
-interface AdmissionBatch {
-  first: AdmissionRequest;
-  waiting: Array<{ resolve: (admission: Admission) => void; reject: (error: unknown) => void }>;
+/**
+ * The positions of `requests`, grouped by subject, quota and windows: what one script call can
+ * decide. In order of first appearance, each group in the order its requests came.
+ */
+function subjectGroups(requests: readonly AdmissionRequest[]): number[][] {
+  const groups = new Map<string, number[]>();
+  requests.forEach(({ subject, quota, nowMs }, index) => {
+    const key = `${subject} ${quota.perMinute} ${quota.perDay} ${minuteWindow(nowMs).index} ${dayWindow(nowMs).index}`;
+    const group = groups.get(key);
+    if (group) group.push(index);
+    else groups.set(key, [index]);
+  });
+  return [...groups.values()];
 }
 
 function admissionAt(replies: ScriptReply, index: number): Admission {
@@ -148,8 +157,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** While in the future (monotonic ms), Redis is not tried; 0 while it works. */
   #retryAtMs = 0;
   #retrying = false;
-  /** This turn's requests still to be decided, by subject, quota and windows. */
-  #batches = new Map<string, AdmissionBatch>();
 
   constructor(url: string, logger: Logger, options: RedisStoreOptions = {}) {
     this.#logger = logger;
@@ -199,21 +206,37 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.#redis.status === 'ready' && this.#retryAtMs === 0;
   }
 
-  async admit(request: AdmissionRequest): Promise<Admission> {
-    if (!this.#mayTryRedis(request.nowMs)) return this.#admitInProcess(request);
-    try {
-      const admission = await this.#admitInRedis(request);
-      this.#succeeded();
-      return admission;
-    } catch (error) {
-      this.#failed(error, request.nowMs);
-      return this.#admitInProcess(request);
-    }
+  async admit(requests: readonly AdmissionRequest[]): Promise<Admission[]> {
+    const [first] = requests;
+    if (!first) return [];
+    if (!this.#mayTryRedis(first.nowMs)) return this.#admitInProcess(requests);
+    const admissions: Admission[] = [];
+    let failure: unknown;
+    // Each subject's requests are decided in Redis, or, when that fails, in this process: never
+    // both, so a request is never counted twice.
+    await Promise.all(
+      subjectGroups(requests).map(async (indexes) => {
+        const group = indexes.map((index) => requests[index] as AdmissionRequest);
+        let decided: Admission[];
+        try {
+          decided = await this.#admitInRedis(group);
+        } catch (error) {
+          failure = error;
+          decided = await this.#admitInProcess(group);
+        }
+        indexes.forEach((index, i) => {
+          admissions[index] = decided[i] as Admission;
+        });
+      }),
+    );
+    if (failure === undefined) this.#succeeded();
+    else this.#failed(failure, first.nowMs);
+    return admissions;
   }
 
-  #admitInProcess(request: AdmissionRequest): Promise<Admission> {
-    this.#onFallback();
-    return this.#fallback.admit(request);
+  #admitInProcess(requests: readonly AdmissionRequest[]): Promise<Admission[]> {
+    for (const _ of requests) this.#onFallback();
+    return this.#fallback.admit(requests);
   }
 
   async peek(request: AdmissionRequest): Promise<Admission> {
@@ -281,44 +304,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * Decides in Redis, together with the other requests of this turn that share the subject,
-   * quota and windows: one script call decides them all, in the order they came, as one call
-   * each would. Under load most requests come with a key that others in the same turn carry too,
-   * and a call costs both processes far more than a decision inside it.
+   * Decides one subject's requests (of one quota, in the same windows) with one script call, in
+   * the order they came, as one call each would. Under load most requests of a turn come with a
+   * key that others in it carry too, and a call costs both processes far more than a decision
+   * inside it; the calls for every subject of a turn leave in one write (auto-pipelining).
    */
-  #admitInRedis(request: AdmissionRequest): Promise<Admission> {
-    const { subject, quota, nowMs } = request;
-    const batchKey = `${subject} ${quota.perMinute} ${quota.perDay} ${minuteWindow(nowMs).index} ${dayWindow(nowMs).index}`;
-    let batch = this.#batches.get(batchKey);
-    if (!batch) {
-      batch = { first: request, waiting: [] };
-      this.#batches.set(batchKey, batch);
-      if (this.#batches.size === 1) setImmediate(() => this.#decideBatches());
-    }
-    const { waiting } = batch;
-    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-  }
-
-  #decideBatches() {
-    const batches = this.#batches;
-    this.#batches = new Map();
-    for (const batch of batches.values()) {
-      this.#decide(batch).then(
-        (replies) => {
-          const { waiting, first } = batch;
-          for (const [i, { resolve }] of waiting.entries()) resolve(admissionAt(replies, i));
-          const last = admissionAt(replies, waiting.length - 1);
-          this.#fallback.observe(first.subject, first.nowMs, last);
-        },
-        (error: unknown) => {
-          for (const { reject } of batch.waiting) reject(error);
-        },
-      );
-    }
-  }
-
-  #decide({ first: { subject, quota, nowMs }, waiting }: AdmissionBatch): Promise<ScriptReply> {
-    return this.#redis.admitRequests(
+  async #admitInRedis(requests: readonly AdmissionRequest[]): Promise<Admission[]> {
+    const { subject, quota, nowMs } = requests[0] as AdmissionRequest;
+    const replies = await this.#redis.admitRequests(
       ...keysOf(subject, nowMs),
       quota.perMinute,
       quota.perDay,
@@ -327,8 +320,11 @@ export class RedisRateLimitStore implements RateLimitStore {
       minuteWindow(nowMs).endsAtMs,
       dayWindow(nowMs).endsAtMs,
       BAN_MS,
-      waiting.length,
+      requests.length,
     );
+    const admissions = requests.map((_, index) => admissionAt(replies, index));
+    this.#fallback.observe(subject, nowMs, admissions.at(-1) as Admission);
+    return admissions;
   }
 
   #reportOutage(error: unknown, nowMs: number) {

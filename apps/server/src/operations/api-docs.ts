@@ -2,12 +2,16 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { buildOpenApiDocument } from '@animal-store/contract/openapi';
-import express, { Router } from 'express';
+import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
+import { inOrder } from '../http/in-order.js';
+import type { DocumentName } from '../http/routes.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
 const DOCS_ASSETS_PATH = `${DOCS_PATH}/assets`;
+/** Swagger UI's files, one segment each. */
+export const DOCS_ASSET_PATH = `${DOCS_ASSETS_PATH}/:file`;
 
 /** Swagger UI's files, located without loading its megabytes of browser bundle into the server. */
 const SWAGGER_UI_FOLDER = dirname(
@@ -52,15 +56,31 @@ const docsPagePolicy = helmet.contentSecurityPolicy({
   },
 });
 
+/** Serves Swagger UI's files, found by the part of the path after the assets folder. */
+function docsAssets(): RequestHandler {
+  const serveFile = express.static(SWAGGER_UI_FOLDER, { index: false, redirect: false });
+  return (req, res, next) => {
+    // As a router mounted at the assets folder would hand it over: the file's path, still
+    // encoded, and the whole URL back once the file was not found.
+    const url = req.url;
+    req.url = url.slice(DOCS_ASSETS_PATH.length);
+    serveFile(req, res, (error?: unknown) => {
+      req.url = url;
+      next(error);
+    });
+  };
+}
+
 /** The OpenAPI document generated from the contract, and an interactive reference rendered from it. */
-export function apiDocsRoutes(publicUrl: string | undefined): Router {
+export function apiDocuments(publicUrl: string | undefined): Record<DocumentName, RequestHandler> {
   const document = buildOpenApiDocument({ serverUrl: publicUrl });
-  return Router()
-    .get(OPENAPI_PATH, (_req, res) => {
+  return {
+    openapi: (_req, res) => {
       res.json(document);
-    })
-    .get(DOCS_PATH, docsPagePolicy, (_req, res) => {
+    },
+    docs: inOrder(docsPagePolicy, (_req, res) => {
       res.type('html').send(DOCS_PAGE);
-    })
-    .use(DOCS_ASSETS_PATH, express.static(SWAGGER_UI_FOLDER, { index: false, redirect: false }));
+    }),
+    docsAsset: docsAssets(),
+  };
 }

@@ -1,6 +1,7 @@
 import type { DatabaseClient } from '@animal-store/db';
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { ApiError } from '../http/api-error.js';
+import type { ProbeName } from '../http/routes.js';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
@@ -59,14 +60,15 @@ export class Readiness {
 }
 
 /** Liveness and readiness probes; outside the API, so they need no key. */
-export function healthRoutes(readiness: Readiness): Router {
-  return Router()
-    .get(HEALTH_PATH, (_req, res) => {
+export function probeHandlers(readiness: Readiness): Record<ProbeName, RequestHandler> {
+  return {
+    healthz: (_req, res) => {
       res.json({ status: 'ok' });
-    })
-    .get(READY_PATH, async (_req, res, next) => {
+    },
+    readyz: async (_req, res, next) => {
       const problem = await readiness.problem();
       if (problem) next(problem);
       else res.json({ status: 'ok' });
-    });
+    },
+  };
 }

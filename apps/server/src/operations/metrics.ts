@@ -1,18 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import type { contract } from '@animal-store/contract';
 import type { PoolStats, QueryEvent } from '@animal-store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { TargetLabel } from '../http/routes.js';
 import type { PlanName } from '../limits/plans.js';
 import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
-
-/** What a request was for: a contract operation, a probe or document, or nothing the server serves. */
-export type OperationName =
-  | keyof typeof contract.pets
-  | 'healthz'
-  | 'readyz'
-  | 'openapi'
-  | 'docs'
-  | 'unmatched';
 
 export type CallerKind = 'key' | 'ip';
 
@@ -96,7 +87,7 @@ export function createServerMetrics() {
   // Children bound to their labels once: looking labels up on every request costs more.
   type RequestChild = { count: Counter.Internal; seconds: Histogram.Internal<string> };
   const requestChildren = new Map<string, RequestChild>();
-  function requestChild(operation: OperationName, status: number) {
+  function requestChild(operation: TargetLabel, status: number) {
     const labels = { operation, status_class: statusClass(status) };
     const id = `${labels.operation} ${labels.status_class}`;
     let child = requestChildren.get(id);
@@ -111,7 +102,7 @@ export function createServerMetrics() {
     registry,
 
     /** A response the app finished, `seconds` after the request reached it. */
-    requestFinished(operation: OperationName, status: number, seconds: number): void {
+    requestFinished(operation: TargetLabel, status: number, seconds: number): void {
       const child = requestChild(operation, status);
       child.count.inc();
       child.seconds.observe(seconds);

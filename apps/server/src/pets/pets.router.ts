@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { contract } from '@animal-store/contract';
+import { contract, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@animal-store/contract';
 import { initServer } from '@ts-rest/express';
 import type { Request, Response } from 'express';
 import { configure } from 'safe-stable-stringify';
-import { ApiError } from '../http/api-error.js';
 import { jsonBody } from '../http/json-body.js';
+import { contextOf } from '../http/request-context.js';
 import { requestOrigin } from '../http/request-head.js';
 import type { IdempotencyOutcome } from '../operations/metrics.js';
 import type { PageCursorCodec } from './page-cursor.js';
@@ -32,8 +32,6 @@ export interface PetsRouterDeps {
   cursors: () => Promise<PageCursorCodec>;
   /** Absolute origin for `Link` URLs (`PUBLIC_URL`), else the request's own. */
   publicUrl: string | undefined;
-  /** Whose keys an `Idempotency-Key` belongs to, from what authentication left on the response. */
-  idempotencyScope: (res: Response) => string;
   /** Told how each create with an `Idempotency-Key` went. */
   onIdempotentCreate: (outcome: IdempotencyOutcome) => void;
 }
@@ -49,6 +47,21 @@ function nextPageUrl(
   return `${origin}${req.baseUrl}${req.path}?${new URLSearchParams(params)}`;
 }
 
+/** Whose keys an `Idempotency-Key` belongs to: the caller's API key, as admission resolved it. */
+function idempotencyScope(res: Response): string {
+  const { caller } = contextOf(res);
+  return caller.kind === 'key' ? caller.key.id : 'anonymous';
+}
+
+/** An Error body of `code`, with the status it travels with, as a contract response carries it. */
+function errorBody<const Code extends ErrorCode>(
+  code: Code,
+  message: string,
+  details?: ErrorDetail[],
+) {
+  return { code, message, status: ERROR_STATUS[code], ...(details && { details }) };
+}
+
 export function createPetsRouter(deps: PetsRouterDeps) {
   const { store } = deps;
 
@@ -57,9 +70,12 @@ export function createPetsRouter(deps: PetsRouterDeps) {
       const cursors = await deps.cursors();
       const afterId = query.cursor === undefined ? undefined : cursors.decode(query.cursor);
       if (query.cursor !== undefined && afterId === undefined) {
-        throw new ApiError('validation_failed', 'The cursor was not issued by this service.', {
-          details: [{ path: 'cursor', message: 'is not a cursor this service issued' }],
-        });
+        return {
+          status: 400,
+          body: errorBody('validation_failed', 'The cursor was not issued by this service.', [
+            { path: 'cursor', message: 'is not a cursor this service issued' },
+          ]),
+        };
       }
       const page = await store.listPets({ status: query.status, afterId, limit: query.limit });
       const last = page.pets.at(-1);
@@ -78,17 +94,20 @@ export function createPetsRouter(deps: PetsRouterDeps) {
         const key = headers['idempotency-key'];
         const result = key
           ? await store.createPetOnce(body, {
-              scope: deps.idempotencyScope(res),
+              scope: idempotencyScope(res),
               key,
               requestHash: hashOf(req.body),
             })
           : { outcome: 'created' as const, pet: await store.createPet(body) };
         if (key) deps.onIdempotentCreate(IDEMPOTENCY_OUTCOMES[result.outcome]);
         if (result.outcome === 'conflict') {
-          throw new ApiError(
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used with a different body.',
-          );
+          return {
+            status: 409,
+            body: errorBody(
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different body.',
+            ),
+          };
         }
         res.setHeader('Location', `/v1/pets/${result.pet.id}`);
         if (result.outcome === 'replayed') res.setHeader('Idempotent-Replayed', 'true');
@@ -99,10 +118,7 @@ export function createPetsRouter(deps: PetsRouterDeps) {
     getPet: async ({ params }) => {
       const pet = await store.findPet(params.petId);
       if (!pet) {
-        return {
-          status: 404,
-          body: { code: 'not_found', message: `No pet has id ${params.petId}.`, status: 404 },
-        };
+        return { status: 404, body: errorBody('not_found', `No pet has id ${params.petId}.`) };
       }
       return { status: 200, body: pet };
     },

@@ -1,56 +1,28 @@
 /**
  * A real HAProxy in front of server instances, configured as docs/operations.md tells operators
  * to (`mode http`, `option forwardfor`, health checks on `/readyz`), and steered and watched
- * through its runtime API. The test command brings HAProxy itself, as it brings Chromium:
- * 1. `HAPROXY_PATH`, when set, names it;
- * 2. else Debian's `haproxy` at /usr/sbin/haproxy,
- * 3. which the tests install with apt-get when they run as root on Debian or Ubuntu.
+ * through its runtime API. The test command brings HAProxy itself (`HAPROXY_PATH`, else Debian's
+ * `haproxy`, installed when missing), as it brings Chromium.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../testing/live-server.js';
+import { findSystemTool } from '../../testing/system-tool.js';
 
-const DEBIAN_HAPROXY = '/usr/sbin/haproxy';
-const APT_GET = '/usr/bin/apt-get';
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function installDebianHaproxy(): Promise<void> {
-  const apt = promisify(execFile);
-  const options = { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
-  process.stderr.write('HAProxy is missing: installing Debian’s haproxy package (apt-get)…\n');
-  await apt(APT_GET, ['update', '-qq'], options);
-  await apt(APT_GET, ['install', '-y', '-qq', 'haproxy'], options);
-}
-
-export async function findHaproxy(): Promise<string> {
-  const named = process.env.HAPROXY_PATH;
-  if (named) {
-    if (isExecutable(named)) return named;
-    throw new Error(`HAPROXY_PATH=${named} is not an executable file.`);
-  }
-  if (isExecutable(DEBIAN_HAPROXY)) return DEBIAN_HAPROXY;
-  if (process.getuid?.() === 0 && isExecutable(APT_GET)) {
-    await installDebianHaproxy();
-    if (isExecutable(DEBIAN_HAPROXY)) return DEBIAN_HAPROXY;
-  }
-  throw new Error(
-    'The load-balancer tests need HAProxy 2.x: run them as root on Debian (they install the haproxy package), install it yourself, or set HAPROXY_PATH to a haproxy executable.',
-  );
-}
+const findHaproxy = () =>
+  findSystemTool({
+    name: 'HAProxy',
+    variable: 'HAPROXY_PATH',
+    named: process.env.HAPROXY_PATH,
+    debianPackage: 'haproxy',
+    debianPath: '/usr/sbin/haproxy',
+    neededBy: 'The load-balancer tests',
+  });
 
 export interface BackendServer {
   name: string;

@@ -1,4 +1,5 @@
-import { connect } from 'node:net';
+import type { Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -109,4 +110,44 @@ export function bytesOf(text: string): Buffer {
   if (codes(text).some((code) => code > 0xff))
     throw new Error(`not bytes, encode it first: ${JSON.stringify(text.slice(0, 80))}`);
   return Buffer.from(text, 'latin1');
+}
+
+/**
+ * Sends each request to `server` on a connection of its own, all written in one go once the
+ * server has accepted every connection (it accepts one per turn of its event loop), so that it
+ * reads them in one turn (or in as few as a busy machine allows). Each request must ask the
+ * server to close its connection (`Connection: close`).
+ */
+export async function sendTogether(
+  server: Server,
+  requests: readonly string[],
+): Promise<RawResponse[]> {
+  let accepted = 0;
+  const allAccepted = new Promise<void>((resolve) => {
+    const onConnection = () => {
+      accepted += 1;
+      if (accepted < requests.length) return;
+      server.off('connection', onConnection);
+      resolve();
+    };
+    server.on('connection', onConnection);
+  });
+  const { port } = server.address() as AddressInfo;
+  const sockets = requests.map(() => connect(port, '127.0.0.1'));
+  const answers = sockets.map(
+    (socket) =>
+      new Promise<RawResponse>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [response] = parseResponses(Buffer.concat(chunks));
+          if (response) resolve(response);
+          else reject(new Error('the server closed the connection without an answer'));
+        });
+      }),
+  );
+  await allAccepted;
+  for (const [index, socket] of sockets.entries()) socket.write(requests[index] as string);
+  return Promise.all(answers);
 }

@@ -5,6 +5,7 @@ import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
 import type { TrustedProxies } from '../../src/access/client-address.js';
 import type { ClientTimeouts } from '../../src/http/limits.js';
+import { resumingRepliesTogether } from '../../src/http/turn-batch.js';
 import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
@@ -54,7 +55,10 @@ const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await freshDatabase(inject('templateDatabase'));
   const databaseUrl = options.databaseUrlFor?.(database.url) ?? database.url;
-  const db = createPrismaClient(databaseUrl, { onQuery: options.onQuery });
+  const db = createPrismaClient(databaseUrl, {
+    onQuery: options.onQuery,
+    continueReplies: resumingRepliesTogether(),
+  });
   const keys = createApiKeyStore(db);
   const createKey = async (request: NewApiKey) => (await keys.create(request)).secret;
   const apiKey = await createKey({ label: 'test suite', plan: 'enterprise', quota: ROOMY_QUOTA });

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPrismaClient, type DatabaseClient } from './client.js';
-import { migrateDatabase } from './migrate.js';
+import { createPrismaClient, type DatabaseClient } from '../client.js';
+import { migrateDatabase } from '../migrate.js';
 
 let folder: string;
 let db: DatabaseClient;

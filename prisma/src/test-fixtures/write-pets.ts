@@ -1,21 +1,18 @@
-// @ts-check
 /**
  * A second process for the SQLite tests: inserts `count` pets, each in its own read-then-write
  * transaction through the package's SQLite adapter, and prints every id once its commit has
- * been acknowledged.
+ * been acknowledged. Run through tsx:
  *
- *   node write-pets.mjs <database url> <count> <name>
+ *   node --import tsx write-pets.ts <database url> <count> <name>
  */
-import { libsqlAdapterFactory } from '../../schema-engine/libsql-adapter.mjs';
-import { sqliteDatabaseFile } from '../../schema-engine/sqlite.mjs';
+import type { ArgType } from '@prisma/driver-adapter-utils';
+import { libsqlAdapterFactory } from '../adapters/libsql-adapter.js';
+import { sqliteDatabaseFile } from '../adapters/sqlite-database-file.js';
 
 const [url = '', count = '0', name = 'pet'] = process.argv.slice(2);
 const file = sqliteDatabaseFile(url) ?? ':memory:';
 const connection = await libsqlAdapterFactory(file, { busyTimeoutMs: 10_000 }).connect();
-const text = {
-  scalarType: /** @type {const} */ ('string'),
-  arity: /** @type {const} */ ('scalar'),
-};
+const text: ArgType = { scalarType: 'string', arity: 'scalar' };
 
 for (let i = 0; i < Number(count); i++) {
   const transaction = await connection.startTransaction();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { libsqlAdapterFactory } from './libsql-adapter.mjs';
+import { libsqlAdapterFactory } from './libsql-adapter.js';
 
 let folder: string;
 let file: string;
@@ -40,7 +40,7 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-describe('libsql adapter on a database file', () => {
+describe('the SQLite adapter on a database file', () => {
   it('follows a file moved into place at its path, from the next query on', async () => {
     await adapter.executeRaw(statement("INSERT INTO file_label VALUES ('first')"));
     const backup = await relabelledCopy('backup');

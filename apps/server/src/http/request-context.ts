@@ -1,0 +1,58 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Caller } from '../access/caller.js';
+import { requestIdFor } from './request-id.js';
+import type { RequestTarget, RouteResolver } from './routes.js';
+
+/**
+ * What the pipeline knows of a request, built once by its first stage: every later stage reads
+ * it instead of matching the path or reading headers again.
+ */
+export interface RequestContext {
+  /** What the request is for: an operation, a probe, a document, a preflight, or nothing. */
+  readonly target: RequestTarget;
+  /** As `X-Request-Id` gives it to the caller and its log line records it. */
+  readonly requestId: string;
+  /** The client's address: the connection's peer, or what trusted proxies say it is. */
+  readonly clientAddress: string;
+  /** When the request reached the app (`performance.now()`). */
+  readonly startedAt: number;
+  /** Who sent it, as admission resolved its API key; nobody until then. */
+  caller: Caller;
+}
+
+declare global {
+  namespace Express {
+    interface Locals {
+      context: RequestContext;
+    }
+  }
+}
+
+/** Nobody: a request without a key, and every request before admission has looked. */
+export const NO_CALLER: Caller = { kind: 'anonymous', credential: 'missing' };
+
+export function contextOf(res: Response): RequestContext {
+  return res.locals.context;
+}
+
+export interface RequestContextDeps {
+  resolveTarget: RouteResolver;
+  /** Whether a request is a CORS preflight this server answers (an allowed origin's). */
+  isPreflight: (req: Request) => boolean;
+}
+
+/** The first stage: resolves the request's target, id and client address, once. */
+export function requestContext({ resolveTarget, isPreflight }: RequestContextDeps): RequestHandler {
+  return (req, res, next) => {
+    const requestId = requestIdFor(req);
+    res.setHeader('X-Request-Id', requestId);
+    res.locals.context = {
+      target: isPreflight(req) ? { kind: 'preflight' } : resolveTarget(req.method, req.path),
+      requestId,
+      clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      startedAt: performance.now(),
+      caller: NO_CALLER,
+    };
+    next();
+  };
+}

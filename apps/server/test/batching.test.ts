@@ -1,0 +1,134 @@
+/**
+ * The batching stage (src/http/turn-batch.ts): requests that arrive together go through admission
+ * and the stores together, so they share database statements. Counted through the database
+ * client's statement observer, on the suite's database, with rate limits in this process and in
+ * Redis. Without the stage, each of these requests would run through the stack alone and cost
+ * its own statements: 50 where these tests allow a few.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisRateLimitStore } from '../src/limits/redis-store.js';
+import { createLogger } from '../src/logger.js';
+import { sendTogether } from './support/raw-http.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { SHARED_REDIS_URL } from './support/test-services.js';
+
+/** Requests sent together, each on its own connection. */
+const TOGETHER = 50;
+
+/**
+ * The turns of the server's event loop that requests sent together may take to arrive on a
+ * busy machine: each turn is one batch, and costs one shared statement.
+ */
+const MOST_TURNS = 5;
+
+describe.each(['in this process', 'in Redis'] as const)(
+  'Requests of one turn, counted %s',
+  (counted) => {
+    let api: TestServer;
+    let statements = 0;
+    const petIds: number[] = [];
+
+    beforeAll(async () => {
+      const rateLimits =
+        counted === 'in Redis'
+          ? new RedisRateLimitStore(SHARED_REDIS_URL, createLogger('silent'), {
+              keyPrefix: `test:${randomUUID()}:`,
+            })
+          : undefined;
+      if (rateLimits) expect(await rateLimits.connected()).toBe(true);
+      api = await startTestServer({
+        rateLimits,
+        onQuery: () => {
+          statements += 1;
+        },
+      });
+      for (let i = 0; i < TOGETHER; i += 1) {
+        const res = await api.request('/v1/pets', {
+          method: 'POST',
+          json: { name: `Pet ${i}`, categoryId: 1 },
+        });
+        petIds.push((await res.json()).id);
+      }
+    });
+    afterAll(() => api.close());
+
+    const request = (method: string, path: string, body?: unknown, headers: string[] = []) => {
+      const text = body === undefined ? '' : JSON.stringify(body);
+      return [
+        `${method} ${path} HTTP/1.1`,
+        'Host: localhost',
+        `Authorization: Bearer ${api.apiKey}`,
+        'Connection: close',
+        ...headers,
+        ...(body === undefined
+          ? []
+          : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`]),
+        '',
+        text,
+      ].join('\r\n');
+    };
+
+    /**
+     * The statements `count` requests cost, sent together: the `i`th is `requestAt(i)`. One more,
+     * sent alone first, warms the server up.
+     */
+    async function statementsFor(count: number, requestAt: (index: number) => string) {
+      await sendTogether(api.server, [requestAt(count)]);
+      statements = 0;
+      const answers = await sendTogether(
+        api.server,
+        Array.from({ length: count }, (_, index) => requestAt(index)),
+      );
+      return { count: statements, answers };
+    }
+
+    it(`${TOGETHER} asking for the same page read it with one statement per turn`, async () => {
+      const { count, answers } = await statementsFor(TOGETHER, () =>
+        request('GET', '/v1/pets?limit=10'),
+      );
+      expect(answers.map(({ status }) => status)).toEqual(Array(TOGETHER).fill(200));
+      expect(new Set(answers.map(({ body }) => body)).size).toBe(1);
+      expect(count).toBeLessThanOrEqual(MOST_TURNS);
+    });
+
+    it(`${TOGETHER} gets of distinct ids read them with one statement per turn`, async () => {
+      const { count, answers } = await statementsFor(TOGETHER, (index) =>
+        request('GET', `/v1/pets/${petIds[index % TOGETHER]}`),
+      );
+      expect(answers.map(({ body }) => JSON.parse(body).id)).toEqual(petIds);
+      expect(count).toBeLessThanOrEqual(MOST_TURNS);
+    });
+
+    it(`${TOGETHER} distinct pages cost one statement each, and nothing more`, async () => {
+      const { count, answers } = await statementsFor(TOGETHER, (index) =>
+        request('GET', `/v1/pets?limit=${index + 1}`),
+      );
+      expect(answers.map(({ body }) => JSON.parse(body).length)).toEqual(
+        Array.from({ length: TOGETHER }, (_, i) => i + 1),
+      );
+      expect(count).toBe(TOGETHER);
+    });
+
+    it(`${TOGETHER} creates are inserted with one statement per turn`, async () => {
+      const label = randomUUID();
+      const { count, answers } = await statementsFor(TOGETHER, (index) =>
+        request('POST', '/v1/pets', { name: `${label} ${index}`, categoryId: 2 }),
+      );
+      expect(answers.map(({ status }) => status)).toEqual(Array(TOGETHER).fill(201));
+      expect(new Set(answers.map(({ body }) => JSON.parse(body).id)).size).toBe(TOGETHER);
+      expect(count).toBeLessThanOrEqual(MOST_TURNS);
+    });
+
+    it(`${TOGETHER} idempotent creates look their keys up with one statement per turn`, async () => {
+      const create = (key: string) =>
+        request('POST', '/v1/pets', { name: key, categoryId: 3 }, [`Idempotency-Key: ${key}`]);
+      // What one alone costs: its key's look-up, and its transaction's statements.
+      const alone = (await statementsFor(1, () => create(randomUUID()))).count;
+      const { count, answers } = await statementsFor(TOGETHER, () => create(randomUUID()));
+      expect(answers.map(({ status }) => status)).toEqual(Array(TOGETHER).fill(201));
+      // Each still runs its own transaction; the look-ups are shared.
+      expect(count).toBeLessThanOrEqual(TOGETHER * (alone - 1) + MOST_TURNS);
+    });
+  },
+);

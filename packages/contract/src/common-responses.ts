@@ -1,0 +1,71 @@
+import { errorResponse } from './errors.js';
+
+/**
+ * The error responses every operation may give, whatever it is: the key is checked, the request
+ * counted against the rate limit, its head bounded, and the database may be away.
+ */
+export const COMMON_RESPONSES = {
+  401: errorResponse({
+    name: 'Unauthorized',
+    description: 'The API key is missing, unknown or revoked, or the scheme is not Bearer',
+    examples: {
+      unauthorized: { message: 'An API key is required: send Authorization: Bearer <API key>.' },
+    },
+    headers: {
+      'WWW-Authenticate': {
+        required: true,
+        component: 'WwwAuthenticate',
+        description:
+          'The challenge: `Bearer realm="animal-store"`, with `error="invalid_token"` when a key was sent but is not valid',
+        schema: { type: 'string' },
+        example: 'Bearer realm="animal-store", error="invalid_token"',
+      },
+    },
+  }),
+  429: errorResponse({
+    name: 'TooManyRequests',
+    description:
+      "Over the plan's rate limit (`rate_limited`), or the key or IP is temporarily banned (`temporarily_banned`)",
+    examples: {
+      rate_limited: {
+        message: 'Rate limit exceeded. Wait as Retry-After says, then back off exponentially.',
+      },
+      temporarily_banned: {
+        message: 'Too many requests over the limit: this client is banned for a while.',
+      },
+    },
+    headers: {
+      'Retry-After': {
+        required: true,
+        component: 'RetryAfter',
+        description:
+          'Seconds until a request would be accepted again (for `temporarily_banned`, the seconds left in the ban)',
+        schema: { type: 'integer', minimum: 1 },
+        example: 30,
+      },
+    },
+  }),
+  431: errorResponse({
+    name: 'HeadersTooLarge',
+    description: 'The request headers are larger than 16 KiB',
+    examples: { headers_too_large: { message: 'The request headers are larger than 16 KiB.' } },
+  }),
+  500: errorResponse({
+    name: 'InternalError',
+    description: 'An unexpected error; the message reveals no internals',
+    examples: {
+      internal_error: {
+        message: 'Something went wrong on our side. The request ID identifies it in our logs.',
+      },
+    },
+  }),
+  503: errorResponse({
+    name: 'ServiceUnavailable',
+    description: 'The database cannot be reached',
+    examples: {
+      service_unavailable: {
+        message: 'The service cannot reach its database. Try again shortly.',
+      },
+    },
+  }),
+};

@@ -1,0 +1,38 @@
+/**
+ * What each entry of the package loads. The OpenAPI builder's dependencies must stay behind
+ * `@animal-store/contract/openapi`, so that they can later leave a client's install.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+
+const SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/g;
+
+/** Every module specifier the files reached from `entry` import, types included. */
+function specifiersReachedFrom(entry: string): Set<string> {
+  const specifiers = new Set<string>();
+  const visited = new Set<string>();
+  const visit = (url: URL) => {
+    if (visited.has(url.href)) return;
+    visited.add(url.href);
+    for (const [, specifier = ''] of readFileSync(url, 'utf8').matchAll(SPECIFIER)) {
+      if (specifier.startsWith('.')) visit(new URL(specifier.replace(/\.js$/, '.ts'), url));
+      else specifiers.add(specifier);
+    }
+  };
+  visit(new URL(entry, import.meta.url));
+  return specifiers;
+}
+
+describe('entries', () => {
+  test('the main entry loads none of the OpenAPI builder’s dependencies, not even their types', () => {
+    const reached = specifiersReachedFrom('./index.ts');
+    expect([...reached].sort()).toEqual(['@ts-rest/core', 'zod']);
+  });
+
+  test('the builder’s entry loads them', () => {
+    const reached = specifiersReachedFrom('./openapi.ts');
+    for (const name of ['@anatine/zod-openapi', '@ts-rest/open-api', 'openapi3-ts']) {
+      expect(reached).toContain(name);
+    }
+  });
+});
