@@ -62,8 +62,10 @@ describe('the README run command', () => {
         env: developerEnvironment({
           ...settings.env,
           PORT: String(port),
-          // The one difference from a new user's run: packages come from this machine's store.
-          npm_config_offline: 'true',
+          // The one difference from a new user's run: npx and pnpm take what this machine's npm
+          // cache and pnpm store hold before asking the registry. Not `offline`: the npm cache
+          // need not hold npx's metadata for pnpm (CI's fresh HOME did not), and then npx fails.
+          npm_config_prefer_offline: 'true',
         }),
       });
       command = started;
