@@ -1,6 +1,7 @@
 /**
- * What each entry of the package loads. The OpenAPI builder's dependencies must stay behind
- * `@animal-store/contract/openapi`, so that they can later leave a client's install.
+ * What each entry of the package loads. The OpenAPI builder's dependencies stay behind
+ * `@animal-store/contract/openapi` and are optional peers, so that they never reach the install
+ * of a client's user; whoever builds the document installs them.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -34,5 +35,18 @@ describe('entries', () => {
     for (const name of ['@anatine/zod-openapi', '@ts-rest/open-api', 'openapi3-ts']) {
       expect(reached).toContain(name);
     }
+  });
+
+  test('what only the builder loads is an optional peer, and nothing is a dependency', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const mainEntry = specifiersReachedFrom('./index.ts');
+    const builderOnly = [...specifiersReachedFrom('./openapi.ts')].filter(
+      (name) => !mainEntry.has(name),
+    );
+    const optionalPeers = Object.keys(manifest.peerDependenciesMeta ?? {}).filter(
+      (name) => manifest.peerDependenciesMeta[name].optional && name in manifest.peerDependencies,
+    );
+    expect(builderOnly.sort()).toEqual(optionalPeers.sort());
+    expect(manifest.dependencies).toBeUndefined();
   });
 });

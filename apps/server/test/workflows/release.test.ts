@@ -1,20 +1,49 @@
 /**
- * Releasing, in a fresh copy of the repository: the dry run publishes exactly the contract and
- * the client, each with only its build, README and license, and a changeset versions the two
- * together while the private packages stay as they are.
+ * Releasing, in a fresh copy of the repository. The dry run publishes exactly the contract and
+ * the client, each with only its build, README and license. A release made by the steps of
+ * CONTRIBUTING.md, read from it, against a Verdaccio of its own on 127.0.0.1: a changeset for the
+ * contract alone versions both packages together, the bump is committed and tagged, the contract
+ * is published before the client, the record of the last release moves forward, and the
+ * published packages install from that registry into a fresh ES module project and a fresh
+ * CommonJS project, with no OpenAPI or YAML package among them, type-check under `--strict` and
+ * run the client's consumer program against the server.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type ConsumerProject,
+  createConsumerProject,
+  type ModuleSystem,
+  OPENAPI_BUILDER_PACKAGE,
+} from '@animal-store/consumer-project/consumer-project';
+import {
+  type LocalRegistry,
+  startLocalRegistry,
+} from '@animal-store/consumer-project/local-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LiveServer, ROOMY, startLiveServer } from '../../testing/live-server.js';
 import {
   type Checkout,
   checkoutRepository,
+  developerEnvironment,
   installDependencies,
   run,
 } from '../support/repository-checkout.js';
 
-const PUBLISHED = ['@animal-store/client', '@animal-store/contract'];
+const CONTRACT = '@animal-store/contract';
+const CLIENT = '@animal-store/client';
+const PUBLISHED = [CLIENT, CONTRACT];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
+const CONSUMER_PROGRAM = 'packages/client/test/consumer/consumer.ts';
+
+/** Who commits in the copy: CI has no Git identity of its own. */
+const COMMITTER = {
+  GIT_AUTHOR_NAME: 'Release Rehearsal',
+  GIT_AUTHOR_EMAIL: 'release@animal-store.example',
+  GIT_COMMITTER_NAME: 'Release Rehearsal',
+  GIT_COMMITTER_EMAIL: 'release@animal-store.example',
+};
 
 /** `npm notice` tarball listings, per package: `📦 name@version`, then one line per file. */
 function packedFiles(npmOutput: string): Map<string, string[]> {
@@ -37,6 +66,50 @@ function packedFiles(npmOutput: string): Map<string, string[]> {
 async function versionOf(checkout: Checkout, folder: string): Promise<string> {
   const manifest = await readFile(join(checkout.root, folder, 'package.json'), 'utf8');
   return (JSON.parse(manifest) as { version: string }).version;
+}
+
+/** The fenced `language` blocks of a section of CONTRIBUTING.md, by its heading. */
+async function contributingBlocks(checkout: Checkout, heading: string, language: string) {
+  const text = await readFile(join(checkout.root, 'CONTRIBUTING.md'), 'utf8');
+  const section = text.split(/^#{2,} /m).find((part) => part.startsWith(`${heading}\n`));
+  if (!section) throw new Error(`CONTRIBUTING.md has no section "${heading}"`);
+  return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map(
+    (match) => match[1] as string,
+  );
+}
+
+/**
+ * The `.npmrc` CONTRIBUTING.md gives for another registry, made for `registry`: its example
+ * address, in full and as the token's line names it (`//host/`), becomes the registry's.
+ */
+async function npmrcFor(checkout: Checkout, registry: LocalRegistry): Promise<string> {
+  const blocks = await contributingBlocks(checkout, 'Publishing a release', 'ini');
+  const template = blocks.find((block) => /^@animal-store:registry=/m.test(block));
+  const example = template && /^@animal-store:registry=(\S+)$/m.exec(template)?.[1];
+  if (!template || !example) throw new Error('CONTRIBUTING.md shows no scoped registry');
+  const withoutProtocol = (url: string) => url.replace(/^https?:/, '');
+  return template
+    .replaceAll(example, registry.url)
+    .replaceAll(withoutProtocol(example), withoutProtocol(registry.url));
+}
+
+/** The repository as `main` is on a maintainer's machine: committed, and pushed to a remote. */
+async function makeMain(checkout: Checkout, remote: string) {
+  const git = (...args: string[]) =>
+    run('git', args, { cwd: checkout.root, env: developerEnvironment(COMMITTER) });
+  await run('git', ['init', '--bare', '--initial-branch=main', remote], { cwd: checkout.root });
+  await git('init', '--initial-branch=main');
+  await git('add', '--all');
+  await git('commit', '--quiet', '--message', 'main, with a changeset for the contract alone');
+  await git('remote', 'add', 'origin', remote);
+  await git('push', '--quiet', '--set-upstream', 'origin', 'main');
+}
+
+/** Tag name → the commit it names, as the remote has them. */
+async function remoteTags(checkout: Checkout): Promise<Map<string, string>> {
+  const { stdout } = await run('git', ['ls-remote', '--tags', 'origin'], { cwd: checkout.root });
+  const peeled = [...stdout.matchAll(/^(\w+)\trefs\/tags\/(\S+)\^\{\}$/gm)];
+  return new Map(peeled.map(([, commit, tag]) => [tag as string, commit as string]));
 }
 
 describe('releasing', () => {
@@ -75,26 +148,140 @@ describe('releasing', () => {
     }
   });
 
-  it('a changeset for the contract alone versions the contract and the client together', async () => {
-    const before = await versionOf(checkout, 'packages/contract');
-    expect(await versionOf(checkout, 'packages/client')).toBe(before);
-    const privateBefore = await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)));
+  describe('a release made as CONTRIBUTING.md says, to a registry of its own', () => {
+    let registry: LocalRegistry;
+    let server: LiveServer;
+    let scratch: string;
+    const projects: ConsumerProject[] = [];
+    let before: string;
+    let privateBefore: string[];
+    let released: string;
 
-    await writeFile(
-      join(checkout.root, '.changeset/contract-grows.md'),
-      '---\n"@animal-store/contract": minor\n---\n\nA new optional field.\n',
-    );
-    await run('pnpm', ['version-packages'], { cwd: checkout.root });
+    beforeAll(async () => {
+      [registry, server, scratch] = await Promise.all([
+        startLocalRegistry(),
+        startLiveServer('release'),
+        mkdtemp(join(tmpdir(), 'animal-store-release-')),
+      ]);
+      before = await versionOf(checkout, 'packages/contract');
+      privateBefore = await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)));
+      await writeFile(
+        join(checkout.root, '.changeset/contract-grows.md'),
+        `---\n"${CONTRACT}": minor\n---\n\nA new optional field.\n`,
+      );
+      await makeMain(checkout, join(scratch, 'origin.git'));
+      await writeFile(join(checkout.root, '.npmrc'), await npmrcFor(checkout, registry));
 
-    const contract = await versionOf(checkout, 'packages/contract');
-    expect(contract).not.toBe(before);
-    expect(await versionOf(checkout, 'packages/client')).toBe(contract);
-    expect(await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)))).toEqual(
-      privateBefore,
+      const [steps] = await contributingBlocks(checkout, 'Publishing a release', 'sh');
+      await run('bash', ['-euo', 'pipefail', '-c', steps ?? 'false'], {
+        cwd: checkout.root,
+        env: developerEnvironment({ ...COMMITTER, NPM_TOKEN: registry.token }),
+      });
+      released = await versionOf(checkout, 'packages/contract');
+    });
+
+    afterAll(async () => {
+      for (const project of projects) await project.remove();
+      await Promise.all([registry?.stop(), server?.stop()]);
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    });
+
+    it('versions the contract and the client together, and the private packages not at all', async () => {
+      expect(released).not.toBe(before);
+      expect(await versionOf(checkout, 'packages/client')).toBe(released);
+      expect(await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)))).toEqual(
+        privateBefore,
+      );
+      for (const folder of ['packages/contract', 'packages/client']) {
+        const changelog = await readFile(join(checkout.root, folder, 'CHANGELOG.md'), 'utf8');
+        expect(changelog, folder).toContain(`## ${released}`);
+      }
+    });
+
+    it('publishes both, the contract before the client that depends on it', async () => {
+      const [contract, client] = await Promise.all([
+        registry.packument(CONTRACT),
+        registry.packument(CLIENT),
+      ]);
+      expect(contract['dist-tags'].latest).toBe(released);
+      expect(client['dist-tags'].latest).toBe(released);
+      expect(client.versions[released]?.dependencies).toEqual({ [CONTRACT]: released });
+      const publishedAt = (packument: typeof client) => Date.parse(packument.time[released] ?? '');
+      expect(publishedAt(contract)).toBeLessThan(publishedAt(client));
+    });
+
+    it('tags the commit that bumped the versions, pushes it, and commits no token', async () => {
+      const tags = await remoteTags(checkout);
+      const { stdout: head } = await run('git', ['rev-parse', 'origin/main'], {
+        cwd: checkout.root,
+      });
+      for (const name of PUBLISHED) expect(tags.get(`${name}@${released}`), name).toBe(head.trim());
+      const { stdout: tagged } = await run(
+        'git',
+        ['show', `${CLIENT}@${released}:packages/client/package.json`],
+        { cwd: checkout.root },
+      );
+      expect(JSON.parse(tagged).version).toBe(released);
+      const { stdout: status } = await run(
+        'git',
+        ['status', '--porcelain', '--ignored', '.npmrc'],
+        {
+          cwd: checkout.root,
+        },
+      );
+      expect(status.trim()).toBe('!! .npmrc');
+    });
+
+    it('moves the record of the last release forward to this one', async () => {
+      for (const [folder, tarball] of [
+        ['packages/contract', `animal-store-contract-${released}.tgz`],
+        ['packages/client', `animal-store-client-${released}.tgz`],
+      ] as const) {
+        const files = await readdir(join(checkout.root, folder, 'api/released'));
+        expect(
+          files.filter((file) => file.endsWith('.tgz')),
+          folder,
+        ).toEqual([tarball]);
+      }
+      const { stdout } = await run('pnpm', ['api:check'], { cwd: checkout.root });
+      expect(stdout).toContain('None.');
+    });
+
+    it.each<ModuleSystem>(['esm', 'commonjs'])(
+      'installs from the registry into a fresh %s project, type-checks under --strict and runs',
+      async (moduleSystem) => {
+        const registryHost = new URL(registry.url).host;
+        const project = await createConsumerProject({
+          label: `published-${moduleSystem}`,
+          moduleSystem,
+          install: [`${CLIENT}@${released}`, `${CONTRACT}@${released}`],
+          npmrc: [
+            `@animal-store:registry=${registry.url}`,
+            `//${registryHost}/:_authToken=${registry.token}`,
+          ],
+          files: { 'consumer.ts': await readFile(join(checkout.root, CONSUMER_PROGRAM), 'utf8') },
+        });
+        projects.push(project);
+        const installed = await project.installedPackages();
+        expect(installed).toEqual(expect.arrayContaining(PUBLISHED));
+        expect(installed.filter((name) => OPENAPI_BUILDER_PACKAGE.test(name))).toEqual([]);
+
+        const compiled = await project.compile(['consumer.ts']);
+        expect(compiled.stdout + compiled.stderr).toBe('');
+        const output = await readFile(join(project.folder, 'out', 'consumer.js'), 'utf8');
+        expect(output).toMatch(
+          moduleSystem === 'esm'
+            ? /^import .* from '@animal-store\/client';$/m
+            : /require\("@animal-store\/client"\)/,
+        );
+
+        const consumer = await project.run('consumer.ts', {
+          ANIMAL_STORE_URL: server.baseUrl,
+          ANIMAL_STORE_API_KEY: await server.createKey(ROOMY),
+        });
+        expect(consumer.stderr).toBe('');
+        expect(JSON.parse(consumer.stdout).passed).toContain('rate-limit state');
+      },
     );
-    for (const folder of ['packages/contract', 'packages/client']) {
-      const changelog = await readFile(join(checkout.root, folder, 'CHANGELOG.md'), 'utf8');
-      expect(changelog, folder).toContain(`## ${contract}`);
-    }
   });
 });

@@ -1,0 +1,40 @@
+/**
+ * Whether the API changes may be released as the pending changesets say: a breaking change needs
+ * every published package bumped major (they are one `fixed` group, so a major changeset for
+ * either does it), and a changed TypeScript API needs its report updated in the same change.
+ */
+import { relative } from 'node:path';
+import type { ApiChange } from './api-change.js';
+import type { ReportOutcome } from './api-reports.js';
+import { REPOSITORY_ROOT } from './published-packages.js';
+import type { Bump } from './release-plan.js';
+
+export interface GateInput {
+  readonly changes: readonly ApiChange[];
+  readonly reports: readonly ReportOutcome[];
+  readonly bumps: ReadonlyMap<string, Bump>;
+  /** The published packages, by name. */
+  readonly packages: readonly string[];
+}
+
+/** Why the changes may not be released as they are; none when they may. */
+export function gateFailures({ changes, reports, bumps, packages }: GateInput): string[] {
+  const failures: string[] = [];
+  const breaking = changes.filter((change) => change.impact === 'breaking').length;
+  if (breaking > 0 && !packages.every((name) => bumps.get(name) === 'major')) {
+    failures.push(
+      `${breaking} breaking change${breaking === 1 ? '' : 's'}, and no pending changeset bumps ${packages.join(' and ')} major. ` +
+        'Keep what the last release offers beside the new (CONTRIBUTING.md, "Making a breaking change on purpose"), or release a major: pnpm changeset.',
+    );
+  }
+  for (const { entry, report, changed } of reports) {
+    if (changed) {
+      failures.push(
+        `The public TypeScript API of ${entry.specifier} changed, and ${relative(REPOSITORY_ROOT, report)} does not show it: ` +
+          'run pnpm api:update and commit the report with the change.',
+      );
+    }
+  }
+  for (const { problems } of reports) failures.push(...problems);
+  return failures;
+}
