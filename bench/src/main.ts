@@ -90,6 +90,7 @@ async function main(options: BenchOptions): Promise<void> {
     tempFolder,
     redisUrl,
     serverNodeOptions: options.serverNodeOptions,
+    serverEnv: options.serverEnv,
     stdoutFile: options.serverStdout,
     cpuProfileFolder: options.cpuProfileFolder,
   };
@@ -104,6 +105,7 @@ async function main(options: BenchOptions): Promise<void> {
     database: options.database,
     redisUrl,
     serverNodeOptions: options.serverNodeOptions,
+    serverEnv: options.serverEnv,
   };
   progress(headerLine(header, `${options.connections} connections`));
 

@@ -17,6 +17,8 @@ export const USAGE = `Usage: pnpm bench [options]
   --soak S                   instead of the scenarios: mixed for S seconds against our server,
                              with ~2% hostile requests, sampled every 10 s
   --server-node-options "…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
+  --server-env NAME=VALUE    a variable for the API servers (ours and --compare's, not the
+                             baseline), e.g. OpenTelemetry's OTEL_*; repeat it for several
   --server-stdout FILE       keep the servers' stdout (request logs) there (default /dev/null)
   --cpu-prof DIR             write each server's CPU profile (node --cpu-prof) under DIR/<server>
   -h, --help                 this text`;
@@ -32,6 +34,8 @@ export interface BenchOptions {
   compare: string | undefined;
   soakSeconds: number | undefined;
   serverNodeOptions: string;
+  /** Variables the API servers are started with, beside the bench's own. */
+  serverEnv: Record<string, string>;
   serverStdout: string;
   /** Where each server writes its CPU profile when it stops; none when undefined. */
   cpuProfileFolder: string | undefined;
@@ -60,6 +64,16 @@ function scenarioList(value: string | undefined): ScenarioName[] {
   return names as ScenarioName[];
 }
 
+function serverVariables(assignments: readonly string[] | undefined): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const assignment of assignments ?? []) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(assignment);
+    if (!match) throw new UsageError(`--server-env must be NAME=VALUE, not "${assignment}"`);
+    variables[match[1] as string] = match[2] as string;
+  }
+  return variables;
+}
+
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
     args: argv,
@@ -74,6 +88,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       compare: { type: 'string' },
       soak: { type: 'string' },
       'server-node-options': { type: 'string' },
+      'server-env': { type: 'string', multiple: true },
       'server-stdout': { type: 'string' },
       'cpu-prof': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -102,6 +117,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     compare: values.compare,
     soakSeconds,
     serverNodeOptions: values['server-node-options'] ?? process.env.NODE_OPTIONS ?? '',
+    serverEnv: serverVariables(values['server-env']),
     serverStdout: typedIn(values['server-stdout'] ?? '/dev/null'),
     cpuProfileFolder: values['cpu-prof'] === undefined ? undefined : typedIn(values['cpu-prof']),
     help: values.help ?? false,

@@ -16,6 +16,8 @@ export interface RunHeader {
   database: DatabaseKind;
   redisUrl: string | undefined;
   serverNodeOptions: string;
+  /** Variables the API servers were started with beside the bench's own. */
+  serverEnv: Record<string, string>;
 }
 
 const FLAG = '⚠';
@@ -56,6 +58,7 @@ export function headerLine(header: RunHeader, load: string): string {
       ? `rate limits in Redis (${header.redisUrl})`
       : 'rate limits in-process (no Redis)',
     `server NODE_OPTIONS: ${header.serverNodeOptions.trim() || '(none)'}`,
+    ...Object.entries(header.serverEnv).map(([name, value]) => `${name}=${value}`),
   ].join(' · ');
 }
 

@@ -13,6 +13,8 @@ export interface RunSettings {
   redisUrl: string | undefined;
   /** NODE_OPTIONS of every server under test (a heap cap for a soak, say). */
   serverNodeOptions: string;
+  /** Variables the API servers get beside the bench's own (OpenTelemetry's, say). */
+  serverEnv: Record<string, string>;
   /** Where the servers' stdout goes. */
   stdoutFile: string;
   /** Where each server writes its CPU profile, in a folder named after it; none when undefined. */
@@ -123,6 +125,8 @@ export function apiServerTarget(
       const databaseUrl = await freshDatabaseUrl(database, settings.tempFolder, name);
       const port = await freePort();
       const env = serverEnvironment(settings, {
+        // The caller's first, so that none of them can change what the bench itself sets.
+        ...settings.serverEnv,
         NODE_ENV: 'production',
         PORT: String(port),
         HOST: '127.0.0.1',

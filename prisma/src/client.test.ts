@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { QueryEvent } from './adapters/observed-adapter.js';
 import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
 import { migrateDatabase } from './migrate.js';
 
@@ -51,7 +52,7 @@ function startWriter(count: number, name: string, onId: (id: number) => void = (
 
 describe('createPrismaClient', () => {
   it('tells onQuery of every statement it runs, once: failed ones, transactions’ and group commits’ too', async () => {
-    const events: Array<{ durationMs: number; failed: boolean }> = [];
+    const events: QueryEvent[] = [];
     const observed = createPrismaClient(databaseUrl, { onQuery: (event) => events.push(event) });
     const eventsOf = async (work: () => Promise<unknown>) => {
       events.length = 0;
@@ -88,6 +89,27 @@ describe('createPrismaClient', () => {
       await observed.$disconnect();
     }
     for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('tells onQuery what each statement said, with placeholders for its values, and why it failed', async () => {
+    const events: QueryEvent[] = [];
+    const observed = createPrismaClient(databaseUrl, { onQuery: (event) => events.push(event) });
+    const sentAt = performance.now();
+    try {
+      await observed.pet.create({
+        data: { name: 'A name never sent as SQL', categoryId: 1n, status: 'available' },
+      });
+      await observed.$queryRawUnsafe('SELECT * FROM no_such_table').catch(() => {});
+    } finally {
+      await observed.$disconnect();
+    }
+    const [insert, failed] = events as [QueryEvent, QueryEvent];
+    expect(insert.sql).toMatch(/^INSERT INTO .*pets/);
+    expect(insert.sql).not.toContain('A name never sent as SQL');
+    expect(insert.startedAt).toBeGreaterThanOrEqual(sentAt);
+    expect(insert.error).toBeUndefined();
+    expect(failed).toMatchObject({ sql: 'SELECT * FROM no_such_table', failed: true });
+    expect(failed.error).toBeInstanceOf(Error);
   });
 
   it('has no use for continueReplies: SQLite’s replies of one turn resume together already', async () => {

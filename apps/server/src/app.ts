@@ -22,6 +22,7 @@ import { PageCursorCodec } from './pets/page-cursor.js';
 import { createPetStore } from './pets/pet-store.js';
 import { createPetsRouter } from './pets/pets.router.js';
 import { loadServerSecret } from './server-secrets.js';
+import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface AppDeps {
   db: DatabaseClient;
@@ -39,6 +40,8 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** Browser origins allowed to call the API (CORS); none by default. */
   corsOrigins?: readonly string[];
+  /** Where each request's trace is recorded; nowhere by default. */
+  tracing?: Tracing;
 }
 
 /** Runs `load` once it succeeds; a failure (say, the database was down) is retried on the next call. */
@@ -57,7 +60,7 @@ function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
 function petOperations(deps: AppDeps) {
   return operationHandlers(
     createPetsRouter({
-      store: createPetStore(deps.db),
+      store: createPetStore(deps.db, deps.tracing),
       cursors: untilResolved(
         async () => new PageCursorCodec(await loadServerSecret(deps.db, 'page-cursor-key')),
       ),
@@ -117,12 +120,13 @@ export function createApp(deps: AppDeps): Express {
 
   const crossOrigin = crossOriginAccess(deps.corsOrigins ?? []);
   const stages: Record<string, RequestHandler | undefined> = {
-    /** What the request is for, its id and client address, resolved once. */
+    /** What the request is for, its id and client address, resolved once; its trace begins. */
     context: requestContext({
       resolveTarget: createRouteResolver(),
       isPreflight: crossOrigin.isPreflight,
+      tracing: deps.tracing ?? TRACING_OFF,
     }),
-    /** One log line and one metrics observation when the response is finished. */
+    /** One log line and one metrics observation when the response is finished; its trace ends. */
     log: requestLog({ logger, metrics }),
     /** Headers every response carries for browsers, and those allowed origins may read. */
     browserPolicy: apiBrowserPolicy(),

@@ -8,14 +8,26 @@ import { Readiness } from './operations/health.js';
 import { createMetricsServer, createServerMetrics } from './operations/metrics.js';
 import { closeGracefully, createApiServer, listen } from './server.js';
 import { stopOnSignals } from './shutdown.js';
+import { startTracing } from './tracing/tracing.js';
+
+/** How long spans still queued at shutdown get to reach the collector. */
+const TRACE_FLUSH_MS = 1_000;
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, boundedStdout(config.LOG_BUFFER_BYTES));
+// OpenTelemetry's standard variables, read apart from the config (docs/operations.md, "Tracing").
+const tracing = await startTracing(logger, {
+  databaseUrl: config.DATABASE_URL,
+  redisUrl: config.REDIS_URL,
+});
 
 const metrics = createServerMetrics();
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL, {
-  onQuery: metrics.queryFinished,
+  onQuery: (statement) => {
+    metrics.queryFinished(statement);
+    tracing.statementFinished(statement);
+  },
   poolSize: config.DATABASE_POOL_SIZE,
   statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
@@ -30,6 +42,7 @@ const rateLimits = await createRateLimitStore(config.REDIS_URL, logger, {
   keyPrefix: config.REDIS_KEY_PREFIX,
   maxSubjects: config.RATE_LIMIT_MAX_SUBJECTS,
   onFallback: metrics.rateLimitFallback,
+  tracing,
 });
 const readiness = new Readiness(db);
 metrics.watch({
@@ -53,6 +66,7 @@ const server = createApiServer({
     keepAliveMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   },
   validateResponses: config.NODE_ENV !== 'production',
+  tracing,
 });
 await listen(server, config.PORT, config.HOST);
 const address = server.address();
@@ -78,7 +92,7 @@ stopOnSignals({
       closeGracefully(server, config.SHUTDOWN_GRACE_MS),
       metricsServer && closeGracefully(metricsServer, config.SHUTDOWN_GRACE_MS),
     ]);
-    await Promise.all([db.$disconnect(), rateLimits.close()]);
+    await Promise.all([db.$disconnect(), rateLimits.close(), tracing.shutdown(TRACE_FLUSH_MS)]);
     logger.info('stopped');
     // Log lines still buffered for stdout get a moment to reach it before the process exits.
     await Promise.race([

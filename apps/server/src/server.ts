@@ -14,6 +14,7 @@ import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
 import { Readiness } from './operations/health.js';
 import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
+import type { Tracing } from './tracing/tracing.js';
 
 export interface ApiServerDeps {
   db: DatabaseClient;
@@ -34,6 +35,8 @@ export interface ApiServerDeps {
   clientTimeouts?: Partial<ClientTimeouts>;
   /** What `/readyz` answers; main.ts shares it with the shutdown, which takes it down first. */
   readiness?: Readiness;
+  /** Where each request's trace is recorded; nowhere by default. */
+  tracing?: Tracing;
 }
 
 /** How often Node looks for clients past their header or request deadline. */

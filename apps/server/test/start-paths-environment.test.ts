@@ -14,8 +14,30 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../src/config.js';
 import { REPOSITORY_ROOT, run } from './support/repository-checkout.js';
 
-/** OpenTelemetry's standard variables, which the server's tracing reads as they are set. */
-const OPEN_TELEMETRY_VARIABLES = ['OTEL_SERVICE_NAME', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+/**
+ * OpenTelemetry's standard variables, which the server's tracing reads as they are set
+ * (src/tracing, and the SDK itself; docs/operations.md, "Tracing", lists them).
+ */
+const OPEN_TELEMETRY_VARIABLES = [
+  'OTEL_SDK_DISABLED',
+  'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+  'OTEL_EXPORTER_OTLP_TIMEOUT',
+  'OTEL_EXPORTER_OTLP_COMPRESSION',
+  'OTEL_BSP_SCHEDULE_DELAY',
+  'OTEL_BSP_EXPORT_TIMEOUT',
+  'OTEL_BSP_MAX_QUEUE_SIZE',
+  'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
+];
 
 const SERVER_SETTINGS = [...Object.keys(ConfigSchema.shape), ...OPEN_TELEMETRY_VARIABLES];
 

@@ -6,23 +6,34 @@ import type {
   Transaction,
 } from '@prisma/driver-adapter-utils';
 
-/** One statement the database ran (or refused), as the client's `onQuery` observer sees it. */
+/**
+ * One statement the database ran (or refused), as the client's `onQuery` observer sees it. The
+ * observer is called in the async context of the call that sent the statement, so a tracer can
+ * tell whose statement it was.
+ */
 export interface QueryEvent {
+  /** The statement as sent: SQL with placeholders, never the values bound to them. */
+  sql: string;
+  /** When it was sent (`performance.now()`). */
+  startedAt: number;
   durationMs: number;
   failed: boolean;
+  /** What the driver threw, when the statement failed. */
+  error?: unknown;
 }
 
 export type QueryObserver = (event: QueryEvent) => void;
 
-function timed<T>(observe: QueryObserver, run: () => Promise<T>): Promise<T> {
+function timed<T>(observe: QueryObserver, sql: string, run: () => Promise<T>): Promise<T> {
   const startedAt = performance.now();
   return run().then(
     (result) => {
-      observe({ durationMs: performance.now() - startedAt, failed: false });
+      observe({ sql, startedAt, durationMs: performance.now() - startedAt, failed: false });
       return result;
     },
     (error: unknown) => {
-      observe({ durationMs: performance.now() - startedAt, failed: true });
+      const durationMs = performance.now() - startedAt;
+      observe({ sql, startedAt, durationMs, failed: true, error });
       throw error;
     },
   );
@@ -33,8 +44,8 @@ function observedQueries<T extends SqlQueryable>(queryable: T, observe: QueryObs
   return {
     provider: queryable.provider,
     adapterName: queryable.adapterName,
-    queryRaw: (query: SqlQuery) => timed(observe, () => queryable.queryRaw(query)),
-    executeRaw: (query: SqlQuery) => timed(observe, () => queryable.executeRaw(query)),
+    queryRaw: (query: SqlQuery) => timed(observe, query.sql, () => queryable.queryRaw(query)),
+    executeRaw: (query: SqlQuery) => timed(observe, query.sql, () => queryable.executeRaw(query)),
   };
 }
 
@@ -53,7 +64,7 @@ function observedTransaction(transaction: Transaction, observe: QueryObserver): 
 function observedAdapter(adapter: SqlDriverAdapter, observe: QueryObserver): SqlDriverAdapter {
   return {
     ...observedQueries(adapter, observe),
-    executeScript: (script) => timed(observe, () => adapter.executeScript(script)),
+    executeScript: (script) => timed(observe, script, () => adapter.executeScript(script)),
     startTransaction: async (isolationLevel) =>
       observedTransaction(await adapter.startTransaction(isolationLevel), observe),
     getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
@@ -62,8 +73,9 @@ function observedAdapter(adapter: SqlDriverAdapter, observe: QueryObserver): Sql
 }
 
 /**
- * A driver adapter factory whose connections report every statement they run: its duration and
- * whether it failed. This is where a Prisma client's database traffic can be counted and timed.
+ * A driver adapter factory whose connections report every statement they run: its text, when it
+ * was sent, its duration and whether it failed. This is where a Prisma client's database traffic
+ * can be counted, timed and traced.
  */
 export function observedAdapterFactory(
   factory: SqlDriverAdapterFactory,

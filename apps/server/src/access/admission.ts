@@ -94,39 +94,47 @@ export function createAdmission(deps: AdmissionDeps) {
    * The key could not be checked (the database is away): that is no fault of the caller's, so
    * nothing is counted against the key or the IP, and the request fails as a 503.
    */
-  async function unresolved({ context, caller, res, next }: Waiting, error: unknown) {
+  async function unresolved({ context, caller, res, next }: Waiting) {
     try {
       res.set(await peekedHeaders(addressSubject(context.clientAddress), ANONYMOUS_QUOTA));
     } finally {
-      next(caller.kind === 'unresolved' ? caller.error : error);
+      next(caller.kind === 'unresolved' ? caller.error : undefined);
     }
   }
 
-  /** Decides the requests of one turn in one call to the store, then lets each go on. */
+  /**
+   * Decides the requests of one turn in one call to the store, then lets each go on. The batch
+   * is handed over from one callback: each request goes on within its own trace.
+   */
   async function admitTogether(batch: Waiting[]) {
     const counted = batch.filter(({ caller }) => caller.kind !== 'unresolved');
     for (const waiting of batch) {
-      if (waiting.caller.kind === 'unresolved') void unresolved(waiting, undefined);
+      if (waiting.caller.kind === 'unresolved') {
+        waiting.context.trace.within(() => void unresolved(waiting));
+      }
     }
     if (counted.length === 0) return;
     const nowMs = now();
     const subjects = counted.map(({ caller, context }) => subjectOf(caller, context.clientAddress));
     let admissions: Admission[];
+    const requests = counted.map(({ context }, index): AdmissionRequest => {
+      const { subject, quota } = subjects[index] as Subject;
+      return { subject, quota, nowMs, trace: context.trace };
+    });
     try {
-      admissions = await store.admit(
-        subjects.map(({ subject, quota }): AdmissionRequest => ({ subject, quota, nowMs })),
-      );
+      admissions = await store.admit(requests);
     } catch (error) {
-      for (const { next } of counted) next(error);
+      for (const { context, next } of counted) context.trace.within(() => next(error));
       return;
     }
     counted.forEach(({ context, caller, res, next }, index) => {
       const admission = admissions[index] as Admission;
       const { quota, plan, caller: callerKind } = subjects[index] as Subject;
       deps.onDecision(admission.outcome, plan, callerKind);
+      context.trace.admitted(admission.outcome, plan);
       context.caller = caller;
       res.set(rateLimitHeaders(admission, quota, nowMs));
-      next(rejectionFor(admission, quota, nowMs));
+      context.trace.within(() => next(rejectionFor(admission, quota, nowMs)));
     });
   }
 

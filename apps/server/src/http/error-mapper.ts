@@ -146,6 +146,7 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
       logger.error({ err: error, reqId: res.locals.context?.requestId }, 'request failed');
+      res.locals.context?.trace.failed(error);
     }
     if (res.headersSent) {
       res.destroy();

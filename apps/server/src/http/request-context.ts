@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Caller } from '../access/caller.js';
+import type { RequestTrace, Tracing } from '../tracing/tracing.js';
 import { requestIdFor } from './request-id.js';
 import type { RequestTarget, RouteResolver } from './routes.js';
 
@@ -16,6 +17,8 @@ export interface RequestContext {
   readonly clientAddress: string;
   /** When the request reached the app (`performance.now()`). */
   readonly startedAt: number;
+  /** Its trace: the server span, and what the work done for it records there. */
+  readonly trace: RequestTrace;
   /** Who sent it, as admission resolved its API key; nobody until then. */
   caller: Caller;
 }
@@ -39,20 +42,28 @@ export interface RequestContextDeps {
   resolveTarget: RouteResolver;
   /** Whether a request is a CORS preflight this server answers (an allowed origin's). */
   isPreflight: (req: Request) => boolean;
+  tracing: Tracing;
 }
 
-/** The first stage: resolves the request's target, id and client address, once. */
-export function requestContext({ resolveTarget, isPreflight }: RequestContextDeps): RequestHandler {
+/**
+ * The first stage: resolves the request's target, id and client address, once, and begins its
+ * trace; the stages after it run within that trace.
+ */
+export function requestContext({
+  resolveTarget,
+  isPreflight,
+  tracing,
+}: RequestContextDeps): RequestHandler {
   return (req, res, next) => {
+    const startedAt = performance.now();
     const requestId = requestIdFor(req);
     res.setHeader('X-Request-Id', requestId);
-    res.locals.context = {
-      target: isPreflight(req) ? { kind: 'preflight' } : resolveTarget(req.method, req.path),
-      requestId,
-      clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      startedAt: performance.now(),
-      caller: NO_CALLER,
-    };
-    next();
+    const target: RequestTarget = isPreflight(req)
+      ? { kind: 'preflight' }
+      : resolveTarget(req.method, req.path);
+    const clientAddress = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const trace = tracing.requestStarted(req, { target, requestId, clientAddress });
+    res.locals.context = { target, requestId, clientAddress, startedAt, trace, caller: NO_CALLER };
+    trace.within(next);
   };
 }

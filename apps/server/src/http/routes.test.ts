@@ -4,17 +4,24 @@ import { createRouteResolver, labelOf } from './routes.js';
 const resolve = createRouteResolver();
 
 describe('the route resolver', () => {
-  it("finds each operation from the contract's own routes, with its path parameters decoded", () => {
-    expect(resolve('GET', '/v1/pets')).toEqual({ kind: 'operation', name: 'listPets', params: {} });
+  it("finds each operation from the contract's own routes, with its path parameters decoded and its route template", () => {
+    expect(resolve('GET', '/v1/pets')).toEqual({
+      kind: 'operation',
+      name: 'listPets',
+      params: {},
+      route: '/v1/pets',
+    });
     expect(resolve('POST', '/v1/pets')).toEqual({
       kind: 'operation',
       name: 'createPet',
       params: {},
+      route: '/v1/pets',
     });
     expect(resolve('GET', '/v1/pets/42')).toEqual({
       kind: 'operation',
       name: 'getPet',
       params: { petId: '42' },
+      route: '/v1/pets/{petId}',
     });
     expect(resolve('GET', '/v1/pets/%34%32')).toMatchObject({ params: { petId: '42' } });
   });
@@ -32,14 +39,19 @@ describe('the route resolver', () => {
     expect(resolve('DELETE', '/v1/pets/7')).toEqual({ kind: 'wrong-method', allow: 'GET, HEAD' });
   });
 
-  it('tells the probes and documents apart', () => {
-    expect(resolve('GET', '/healthz')).toEqual({ kind: 'probe', name: 'healthz' });
-    expect(resolve('HEAD', '/readyz')).toEqual({ kind: 'probe', name: 'readyz' });
+  it('tells the probes and documents apart, each with its route template', () => {
+    expect(resolve('GET', '/healthz')).toEqual({
+      kind: 'probe',
+      name: 'healthz',
+      route: '/healthz',
+    });
+    expect(resolve('HEAD', '/readyz')).toEqual({ kind: 'probe', name: 'readyz', route: '/readyz' });
     expect(resolve('GET', '/v1/openapi.json')).toMatchObject({ kind: 'document', name: 'openapi' });
     expect(resolve('GET', '/docs/assets/swagger-ui.css')).toMatchObject({
       kind: 'document',
       name: 'docsAsset',
       params: { file: 'swagger-ui.css' },
+      route: '/docs/assets/{file}',
     });
     expect(resolve('POST', '/healthz')).toEqual({ kind: 'wrong-method', allow: 'GET, HEAD' });
   });

@@ -16,12 +16,18 @@ export type PathParams = Record<string, string>;
  * health probe, a document, a CORS preflight, or nothing this server serves (with why).
  */
 export type RequestTarget =
-  | { kind: 'operation'; name: OperationName; params: PathParams }
-  | { kind: 'probe'; name: ProbeName }
-  | { kind: 'document'; name: DocumentName; params: PathParams }
+  | { kind: 'operation'; name: OperationName; params: PathParams; route: RouteTemplate }
+  | { kind: 'probe'; name: ProbeName; route: RouteTemplate }
+  | { kind: 'document'; name: DocumentName; params: PathParams; route: RouteTemplate }
   | { kind: 'preflight' }
   | { kind: 'wrong-method'; allow: string }
   | { kind: 'unknown-path' };
+
+/**
+ * A path as its route declares it, parameters in braces as OpenAPI writes them
+ * (`/v1/pets/{petId}`): what traces name a request by, never the path as sent.
+ */
+export type RouteTemplate = string;
 
 type RoutedTarget = Exclude<RequestTarget, { kind: 'preflight' | 'wrong-method' | 'unknown-path' }>;
 
@@ -32,29 +38,32 @@ interface Route {
   target: (params: PathParams) => RoutedTarget;
 }
 
+function templateOf(path: string): RouteTemplate {
+  return path.replace(/:(\w+)/g, '{$1}');
+}
+
 const OPERATION_ROUTES: Route[] = (Object.keys(contract.pets) as OperationName[]).map((name) => {
   const { method, path } = contract.pets[name];
-  return { method, path, target: (params) => ({ kind: 'operation', name, params }) };
+  const route = templateOf(path);
+  return { method, path, target: (params) => ({ kind: 'operation', name, params, route }) };
 });
 
+function probeRoute(path: string, name: ProbeName): Route {
+  const route = templateOf(path);
+  return { method: 'GET', path, target: () => ({ kind: 'probe', name, route }) };
+}
+
+function documentRoute(path: string, name: DocumentName): Route {
+  const route = templateOf(path);
+  return { method: 'GET', path, target: (params) => ({ kind: 'document', name, params, route }) };
+}
+
 const SITE_ROUTES: Route[] = [
-  { method: 'GET', path: HEALTH_PATH, target: () => ({ kind: 'probe', name: 'healthz' }) },
-  { method: 'GET', path: READY_PATH, target: () => ({ kind: 'probe', name: 'readyz' }) },
-  {
-    method: 'GET',
-    path: OPENAPI_PATH,
-    target: (params) => ({ kind: 'document', name: 'openapi', params }),
-  },
-  {
-    method: 'GET',
-    path: DOCS_PATH,
-    target: (params) => ({ kind: 'document', name: 'docs', params }),
-  },
-  {
-    method: 'GET',
-    path: DOCS_ASSET_PATH,
-    target: (params) => ({ kind: 'document', name: 'docsAsset', params }),
-  },
+  probeRoute(HEALTH_PATH, 'healthz'),
+  probeRoute(READY_PATH, 'readyz'),
+  documentRoute(OPENAPI_PATH, 'openapi'),
+  documentRoute(DOCS_PATH, 'docs'),
+  documentRoute(DOCS_ASSET_PATH, 'docsAsset'),
 ];
 
 /** Every method-and-path the server answers. */

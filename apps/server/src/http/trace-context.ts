@@ -5,8 +5,9 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-.
 const ALL_ZEROS = /^0+$/;
 
 /**
- * The trace id of a request's `traceparent` header, so its log line can be found from the
- * caller's trace. A malformed header (or several) is ignored, as the specification asks.
+ * The trace id of a request's `traceparent` header, so that while the server records no traces
+ * its log line can still be found from the caller's trace. A malformed header (or several) is
+ * ignored, as the specification asks.
  */
 export function traceIdOf(req: IncomingMessage): string | undefined {
   const header = req.headers.traceparent;

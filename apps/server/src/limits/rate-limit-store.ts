@@ -1,3 +1,4 @@
+import type { RequestTrace } from '../tracing/tracing.js';
 import type { Quota } from './plans.js';
 
 /** What the store decided for one request, with the counts after the decision. */
@@ -16,6 +17,8 @@ export interface AdmissionRequest {
   subject: string;
   quota: Quota;
   nowMs: number;
+  /** The trace of the HTTP request decided, where a store records the calls it makes for it. */
+  trace?: RequestTrace;
 }
 
 /** How long a subject is banned after too many rejections in one minute. */

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { NO_TRACE, TRACING_OFF, type Tracing } from '../tracing/tracing.js';
 import { MemoryRateLimitStore, type MemoryStoreOptions } from './memory-store.js';
 import {
   type Admission,
@@ -134,6 +135,8 @@ export interface RedisStoreOptions extends MemoryStoreOptions {
   commandTimeoutMs?: number;
   /** Told of each request counted in-process because Redis did not answer. */
   onFallback?: () => void;
+  /** Where each Redis command is recorded, in the traces of the requests it is sent for. */
+  tracing?: Tracing;
 }
 
 /**
@@ -153,6 +156,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #fallback: MemoryRateLimitStore;
   readonly #logger: Logger;
   readonly #onFallback: () => void;
+  readonly #tracing: Tracing;
   #outageLoggedAtMs: number | undefined;
   /** While in the future (monotonic ms), Redis is not tried; 0 while it works. */
   #retryAtMs = 0;
@@ -162,6 +166,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#logger = logger;
     this.#fallback = new MemoryRateLimitStore(options);
     this.#onFallback = options.onFallback ?? (() => {});
+    this.#tracing = options.tracing ?? TRACING_OFF;
     const { connectTimeoutMs, commandTimeoutMs } = { ...DEFAULT_REDIS_TIMEOUTS, ...options };
     const redis = new Redis(url, {
       keyPrefix: options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,
@@ -243,7 +248,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (!this.#mayTryRedis(request.nowMs)) return this.#fallback.peek(request);
     try {
       const [minute, day, , ban] = keysOf(request.subject, request.nowMs);
-      const [minuteUsed, dayUsed, bannedUntilMs] = await this.#redis.mget(minute, day, ban);
+      const [minuteUsed, dayUsed, bannedUntilMs] = await this.#tracing.redisCommand('MGET', () =>
+        this.#redis.mget(minute, day, ban),
+      );
       this.#succeeded();
       const admission = admissionFrom(
         {
@@ -307,20 +314,26 @@ export class RedisRateLimitStore implements RateLimitStore {
    * Decides one subject's requests (of one quota, in the same windows) with one script call, in
    * the order they came, as one call each would. Under load most requests of a turn come with a
    * key that others in it carry too, and a call costs both processes far more than a decision
-   * inside it; the calls for every subject of a turn leave in one write (auto-pipelining).
+   * inside it; the calls for every subject of a turn leave in one write (auto-pipelining). The
+   * call is recorded in the trace of each request it decides.
    */
   async #admitInRedis(requests: readonly AdmissionRequest[]): Promise<Admission[]> {
     const { subject, quota, nowMs } = requests[0] as AdmissionRequest;
-    const replies = await this.#redis.admitRequests(
-      ...keysOf(subject, nowMs),
-      quota.perMinute,
-      quota.perDay,
-      banThreshold(quota),
-      nowMs,
-      minuteWindow(nowMs).endsAtMs,
-      dayWindow(nowMs).endsAtMs,
-      BAN_MS,
-      requests.length,
+    const decidedFor = requests.map((request) => request.trace ?? NO_TRACE);
+    const replies = await this.#tracing.onBehalfOf(decidedFor, () =>
+      this.#tracing.redisCommand('EVALSHA', () =>
+        this.#redis.admitRequests(
+          ...keysOf(subject, nowMs),
+          quota.perMinute,
+          quota.perDay,
+          banThreshold(quota),
+          nowMs,
+          minuteWindow(nowMs).endsAtMs,
+          dayWindow(nowMs).endsAtMs,
+          BAN_MS,
+          requests.length,
+        ),
+      ),
     );
     const admissions = requests.map((_, index) => admissionAt(replies, index));
     this.#fallback.observe(subject, nowMs, admissions.at(-1) as Admission);

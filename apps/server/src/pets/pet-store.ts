@@ -1,6 +1,7 @@
 import type { Pet, PetStatus } from '@animal-store/contract';
 import { type DatabaseClient, Prisma } from '@animal-store/db';
 import DataLoader from 'dataloader';
+import { type RequestTrace, TRACING_OFF, type Tracing } from '../tracing/tracing.js';
 
 /** The wire shape is chosen here, column by column; nothing else leaves the database. */
 const PET_COLUMNS = {
@@ -70,6 +71,15 @@ export type IdempotentCreateResult =
 /** Idempotency records are kept a day, as the interface promises, and purged lazily after that. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** What a replay reads of an idempotency record. */
+const RECORD_COLUMNS = {
+  requestHash: true,
+  petId: true,
+  createdAt: true,
+} as const satisfies Prisma.IdempotencyRecordSelect;
+
+type RecordRow = Prisma.IdempotencyRecordGetPayload<{ select: typeof RECORD_COLUMNS }>;
+
 const UNIQUE_CONSTRAINT_VIOLATION = 'P2002';
 
 function isUniqueViolation(error: unknown): boolean {
@@ -89,6 +99,13 @@ interface Page {
   hasMore: boolean;
 }
 
+/** One page the loads of a turn ask for, who asked, and its one read. */
+interface PageRead {
+  query: PageQuery;
+  askers: RequestTrace[];
+  read?: Promise<Page | Error>;
+}
+
 /** DataLoader fails the loads whose result is an Error, and only those. */
 function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
@@ -100,29 +117,51 @@ const MAX_IDS_PER_LOOKUP = 999;
 /** The most pets one insert carries: 4,000 bound values, well under SQLite's 32,766. */
 const MAX_PETS_PER_INSERT = 1_000;
 
+/** One load of a batch, and the request it was asked for. */
+interface Load<Key> {
+  key: Key;
+  askedFor: RequestTrace;
+}
+
+const keysOf = <Key>(loads: readonly Load<Key>[]) => loads.map(({ key }) => key);
+const askersOf = <Key>(loads: readonly Load<Key>[]) => loads.map(({ askedFor }) => askedFor);
+
+/**
+ * A DataLoader of `batch` that knows which request asked for each of its loads, so that the
+ * statement a batch shares is recorded in every one of their traces (`tracing.onBehalfOf`).
+ * Nothing is cached: every load is read after it was asked for.
+ */
+function sharedLoader<Key, Value>(
+  tracing: Tracing,
+  batch: (loads: readonly Load<Key>[]) => Promise<ReadonlyArray<Value | Error>>,
+  maxBatchSize = Number.POSITIVE_INFINITY,
+): (key: Key) => Promise<Value> {
+  const loader = new DataLoader<Load<Key>, Value>(batch, { cache: false, maxBatchSize });
+  return (key) => loader.load({ key, askedFor: tracing.currentRequest() });
+}
+
 /** Every database call the pets operations make. */
-export function createPetStore(db: DatabaseClient) {
+export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OFF) {
+  async function readPetsById(ids: readonly number[]): Promise<Array<Pet | undefined>> {
+    const rows = await db.pet.findMany({ where: { id: { in: [...ids] } }, select: PET_COLUMNS });
+    const byId = new Map(rows.map((row) => [petIdOf(row.id), row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      return row && toPet(row);
+    });
+  }
+
   /**
    * Pets looked up by id in one event-loop turn are read with one statement, and nothing is
    * cached past it: each lookup still reads the database after it was asked for. Prisma batches
    * concurrent `findUnique` calls into one statement too, but builds, batches and unpacks a whole
    * query per call on the way, which cost `get` a tenth of its CPU.
    */
-  const petsById = new DataLoader<number, Pet | undefined>(
-    async (ids) => {
-      const rows = await db.pet.findMany({ where: { id: { in: [...ids] } }, select: PET_COLUMNS });
-      const byId = new Map(rows.map((row) => [petIdOf(row.id), row]));
-      return ids.map((id) => {
-        const row = byId.get(id);
-        return row && toPet(row);
-      });
-    },
-    { cache: false, maxBatchSize: MAX_IDS_PER_LOOKUP },
+  const findPet = sharedLoader<number, Pet | undefined>(
+    tracing,
+    (loads) => tracing.onBehalfOf(askersOf(loads), () => readPetsById(keysOf(loads))),
+    MAX_IDS_PER_LOOKUP,
   );
-
-  function findPet(id: number): Promise<Pet | undefined> {
-    return petsById.load(id);
-  }
 
   /** Up to `limit` pets after `afterId` in ascending id order, plus whether more follow. */
   async function readPage({ status, afterId, limit }: PageQuery): Promise<Page> {
@@ -141,27 +180,23 @@ export function createPetStore(db: DatabaseClient) {
    * after the last of those requests arrived, so each still gets what the database held after
    * it asked. Different pages of one turn are read side by side, each failing on its own.
    */
-  const pages = new DataLoader<PageQuery, Page>(
-    async (queries) => {
-      const reads = new Map<string, Promise<Page | Error>>();
-      return Promise.all(
-        queries.map((query) => {
-          const key = `${query.status} ${query.afterId} ${query.limit}`;
-          let read = reads.get(key);
-          if (!read) {
-            read = readPage(query).catch(asError);
-            reads.set(key, read);
-          }
-          return read;
-        }),
-      );
-    },
-    { cache: false },
-  );
-
-  function listPets(query: PageQuery): Promise<Page> {
-    return pages.load(query);
-  }
+  const listPets = sharedLoader<PageQuery, Page>(tracing, (loads) => {
+    const pages = new Map<string, PageRead>();
+    const pageOfLoad = loads.map(({ key: query, askedFor }) => {
+      const key = `${query.status} ${query.afterId} ${query.limit}`;
+      let page = pages.get(key);
+      if (!page) {
+        page = { query, askers: [] };
+        pages.set(key, page);
+      }
+      page.askers.push(askedFor);
+      return page;
+    });
+    for (const page of pages.values()) {
+      page.read = tracing.onBehalfOf(page.askers, () => readPage(page.query)).catch(asError);
+    }
+    return Promise.all(pageOfLoad.map((page) => page.read as Promise<Page | Error>));
+  });
 
   /**
    * One `INSERT … RETURNING` for all of `pets`, written as SQL: Prisma keeps no query plan for
@@ -189,9 +224,11 @@ export function createPetStore(db: DatabaseClient) {
    * connection) would fail them all anyway; the only failure one row can cause is ids running
    * out at 2^53 − 1, where the creates of that turn that would still have fitted fail too.
    */
-  const creates = new DataLoader<NewPet, Pet>(
-    async (pets) => {
-      const rows = await insertPets(pets);
+  const createPet = sharedLoader<NewPet, Pet>(
+    tracing,
+    async (loads) => {
+      const pets = keysOf(loads);
+      const rows = await tracing.onBehalfOf(askersOf(loads), () => insertPets(pets));
       const created = new Map<string, Pet[]>();
       for (const pet of rows.map(toPet)) {
         const key = valuesOf(pet);
@@ -204,18 +241,28 @@ export function createPetStore(db: DatabaseClient) {
           created.get(valuesOf(pet))?.shift() ?? new Error('An inserted pet was not returned.'),
       );
     },
-    { cache: false, maxBatchSize: MAX_PETS_PER_INSERT },
+    MAX_PETS_PER_INSERT,
   );
 
-  function createPet(pet: NewPet): Promise<Pet> {
-    return creates.load(pet);
-  }
+  /**
+   * The records of the keys of one turn's idempotent creates. Prisma reads the `findUnique`
+   * calls of one tick with one statement by itself, in the async context of the first: so they
+   * are made together here, on behalf of every request that asked.
+   */
+  const findRecord = sharedLoader<IdempotencyClaim, RecordRow | null>(tracing, (loads) =>
+    tracing.onBehalfOf(askersOf(loads), () =>
+      Promise.all(
+        keysOf(loads).map(({ scope, key }) =>
+          db.idempotencyRecord
+            .findUnique({ where: { scope_key: { scope, key } }, select: RECORD_COLUMNS })
+            .catch(asError),
+        ),
+      ),
+    ),
+  );
 
   async function replay(claim: IdempotencyClaim): Promise<IdempotentCreateResult | undefined> {
-    const record = await db.idempotencyRecord.findUnique({
-      where: { scope_key: { scope: claim.scope, key: claim.key } },
-      select: { requestHash: true, petId: true, createdAt: true },
-    });
+    const record = await findRecord(claim);
     if (!record || Date.now() - record.createdAt.getTime() > IDEMPOTENCY_RETENTION_MS)
       return undefined;
     if (record.requestHash !== claim.requestHash) return { outcome: 'conflict' };

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 
@@ -112,6 +113,25 @@ export function bytesOf(text: string): Buffer {
   return Buffer.from(text, 'latin1');
 }
 
+/** Connections to `port`, one per request, and the answer each will get once it is sent. */
+function connectionsFor(port: number, count: number) {
+  const sockets = Array.from({ length: count }, () => connect(port, '127.0.0.1'));
+  const answers = sockets.map(
+    (socket) =>
+      new Promise<RawResponse>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [response] = parseResponses(Buffer.concat(chunks));
+          if (response) resolve(response);
+          else reject(new Error('the server closed the connection without an answer'));
+        });
+      }),
+  );
+  return { sockets, answers };
+}
+
 /**
  * Sends each request to `server` on a connection of its own, all written in one go once the
  * server has accepted every connection (it accepts one per turn of its event loop), so that it
@@ -133,21 +153,24 @@ export async function sendTogether(
     server.on('connection', onConnection);
   });
   const { port } = server.address() as AddressInfo;
-  const sockets = requests.map(() => connect(port, '127.0.0.1'));
-  const answers = sockets.map(
-    (socket) =>
-      new Promise<RawResponse>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        socket.on('data', (chunk) => chunks.push(chunk));
-        socket.on('error', reject);
-        socket.on('close', () => {
-          const [response] = parseResponses(Buffer.concat(chunks));
-          if (response) resolve(response);
-          else reject(new Error('the server closed the connection without an answer'));
-        });
-      }),
-  );
+  const { sockets, answers } = connectionsFor(port, requests.length);
   await allAccepted;
+  for (const [index, socket] of sockets.entries()) socket.write(requests[index] as string);
+  return Promise.all(answers);
+}
+
+/**
+ * As `sendTogether`, to a server in another process: the connections are written to once all
+ * are open and the server has had `settleMs` to accept them.
+ */
+export async function sendTogetherTo(
+  port: number,
+  requests: readonly string[],
+  settleMs = 200,
+): Promise<RawResponse[]> {
+  const { sockets, answers } = connectionsFor(port, requests.length);
+  await Promise.all(sockets.map((socket) => once(socket, 'connect')));
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
   for (const [index, socket] of sockets.entries()) socket.write(requests[index] as string);
   return Promise.all(answers);
 }

@@ -21,25 +21,36 @@ export function killLeftoverServers(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
+export interface ServerProcessOptions {
+  /** Where its stdout (the logs) goes: nowhere by default, or a pipe to read. */
+  stdout?: 'ignore' | 'pipe' | number;
+  /** Node's own flags, after the one that loads tsx (`--import` of a module that watches it). */
+  nodeFlags?: readonly string[];
+}
+
 /**
- * Starts `main.ts` as users do, with `env` on top of ours, and waits until it serves. Its stdout
- * (the logs) is discarded unless the test asks for a pipe to read.
+ * Starts `main.ts` as users do, with `env` on top of ours (a variable given as undefined is not
+ * set at all), and waits until it serves.
  */
 export async function startServerProcess(
-  env: Record<string, string>,
-  options: { stdout?: 'ignore' | 'pipe' | number } = {},
+  env: Record<string, string | undefined>,
+  options: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // Tests that stop a server have no load balancer to drain from; the drain's own test sets it.
-      SHUTDOWN_DRAIN_MS: '0',
-      ...env,
-    },
+  const environment: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    // Tests that stop a server have no load balancer to drain from; the drain's own test sets it.
+    SHUTDOWN_DRAIN_MS: '0',
+    ...env,
+  };
+  for (const [name, value] of Object.entries(environment)) {
+    if (value === undefined) delete environment[name];
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeFlags ?? []), MAIN], {
+    env: environment,
     stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
   });
   running.add(child);

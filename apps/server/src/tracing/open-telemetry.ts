@@ -1,0 +1,515 @@
+/**
+ * The server's tracing on OpenTelemetry (the contract is tracing.ts): a server span per request,
+ * a client span per database statement and Redis command made for it, exported over OTLP/HTTP
+ * in batches. Only tracing.ts imports this file, and only when the environment asks for traces,
+ * so no OpenTelemetry module is loaded otherwise.
+ *
+ * The SDK reads the standard variables itself, as the specification says: the sampler
+ * (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`) and span limits in BasicTracerProvider, the
+ * queue and batches (`OTEL_BSP_*`) in BatchSpanProcessor, the endpoint, headers, timeout and
+ * compression (`OTEL_EXPORTER_OTLP_*`) in the exporter, `OTEL_SERVICE_NAME` and
+ * `OTEL_RESOURCE_ATTRIBUTES` in the environment resource detector. Only the protocol is read
+ * here, to choose the exporter.
+ *
+ * The spans are made here from what the pipeline tells, not by auto-instrumentation: the
+ * pipeline knows each request's route and operation, and the batching stage's shared work needs
+ * recording in several traces at once, which no instrumentation of a library knows about.
+ */
+
+import type { ServerResponse } from 'node:http';
+import { databaseProvider, type QueryEvent } from '@animal-store/db';
+import {
+  type Attributes,
+  type Context,
+  context as contexts,
+  createContextKey,
+  type DiagLogger,
+  DiagLogLevel,
+  defaultTextMapGetter,
+  diag,
+  type HrTime,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  millisToHrTime,
+  setGlobalErrorHandler,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
+import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_DB_COLLECTION_NAME,
+  ATTR_DB_NAMESPACE,
+  ATTR_DB_OPERATION_NAME,
+  ATTR_DB_QUERY_SUMMARY,
+  ATTR_DB_QUERY_TEXT,
+  ATTR_DB_SYSTEM_NAME,
+  ATTR_ERROR_TYPE,
+  ATTR_EXCEPTION_MESSAGE,
+  ATTR_EXCEPTION_STACKTRACE,
+  ATTR_EXCEPTION_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_NETWORK_PEER_ADDRESS,
+  ATTR_NETWORK_PEER_PORT,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_SERVICE_NAME,
+  ATTR_URL_PATH,
+  ATTR_URL_QUERY,
+  ATTR_URL_SCHEME,
+  ATTR_USER_AGENT_ORIGINAL,
+} from '@opentelemetry/semantic-conventions';
+import type { Request } from 'express';
+import { labelOf } from '../http/routes.js';
+import type { PlanName } from '../limits/plans.js';
+import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
+import type { Logger } from '../logger.js';
+import {
+  NO_TRACE,
+  type RequestTrace,
+  type TracedDependencies,
+  type TracedRequest,
+  type Tracing,
+} from './tracing.js';
+
+/** `service.name` unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES` says otherwise. */
+const DEFAULT_SERVICE_NAME = 'animal-store';
+
+/** Our own attributes, beside the semantic conventions' (docs/operations.md lists them). */
+const ATTR_REQUEST_ID = 'animal_store.request_id';
+const ATTR_OPERATION = 'animal_store.operation';
+const ATTR_RATE_LIMIT_OUTCOME = 'animal_store.rate_limit.outcome';
+const ATTR_RATE_LIMIT_PLAN = 'animal_store.rate_limit.plan';
+/** How many requests one statement or Redis command served: the batching stage's sharing. */
+const ATTR_BATCH_SIZE = 'animal_store.batch.size';
+
+/** A statement's text is recorded up to this length: one insert of a turn's creates runs long. */
+const MAX_QUERY_TEXT_LENGTH = 2_048;
+
+/** How often to say that spans could not be exported: once per outage, then once a minute. */
+const EXPORT_FAILURE_LOG_INTERVAL_MS = 60_000;
+
+/** The methods HTTP's semantic conventions name; any other is `_OTHER`. */
+const KNOWN_METHODS = new Set([
+  'CONNECT',
+  'DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'POST',
+  'PUT',
+  'QUERY',
+  'TRACE',
+]);
+
+/**
+ * The requests whose work runs in a context, of which the `recorded` (sampled) ones get spans,
+ * and how many shared it in all.
+ */
+interface Audience {
+  readonly recorded: readonly RecordedRequest[];
+  readonly size: number;
+}
+
+const AUDIENCE = createContextKey('animal-store requests whose work runs');
+
+function audienceOf(context: Context): Audience | undefined {
+  return context.getValue(AUDIENCE) as Audience | undefined;
+}
+
+/**
+ * What an error says about itself, for an exception event: its type, the first line of its
+ * message and the frames of its stack. The rest of a message can quote the values bound to a
+ * statement (Prisma's do), which never leave the server; the log line has the whole error.
+ */
+function exceptionAttributes(error: unknown): Attributes {
+  if (!(error instanceof Error)) return { [ATTR_EXCEPTION_TYPE]: typeof error };
+  const firstLine = error.message.trim().split('\n', 1)[0] ?? '';
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return {
+    [ATTR_EXCEPTION_TYPE]: error.constructor.name,
+    [ATTR_EXCEPTION_MESSAGE]: firstLine,
+    [ATTR_EXCEPTION_STACKTRACE]: frames.join('\n'),
+  };
+}
+
+/** The kind of a dependency's fault: the driver's own code or kind when it names one. */
+function errorTypeOf(error: unknown): string {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    if (typeof current !== 'object') break;
+    const { kind, code, cause } = current as Record<string, unknown>;
+    if (typeof kind === 'string') return kind;
+    if (typeof code === 'string') return code;
+    current = cause;
+  }
+  return error instanceof Error ? error.constructor.name : 'unknown';
+}
+
+function markFailed(span: Span, error: unknown) {
+  span.setAttribute(ATTR_ERROR_TYPE, errorTypeOf(error));
+  span.addEvent('exception', exceptionAttributes(error));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/** A sampled request: its server span, and the context its work runs in. */
+class RecordedRequest implements RequestTrace {
+  readonly span: Span;
+  /** The server span, and this request alone as the audience of what runs in it. */
+  readonly context: Context;
+
+  constructor(span: Span) {
+    this.span = span;
+    this.context = trace
+      .setSpan(ROOT_CONTEXT, span)
+      .setValue(AUDIENCE, { recorded: [this], size: 1 } satisfies Audience);
+  }
+
+  get traceId(): string {
+    return this.span.spanContext().traceId;
+  }
+
+  within<T>(work: () => T): T {
+    return contexts.with(this.context, work);
+  }
+
+  admitted(outcome: AdmissionOutcome, plan: PlanName): void {
+    this.span.setAttributes({ [ATTR_RATE_LIMIT_OUTCOME]: outcome, [ATTR_RATE_LIMIT_PLAN]: plan });
+  }
+
+  failed(error: unknown): void {
+    this.span.addEvent('exception', exceptionAttributes(error));
+  }
+
+  ended(res: ServerResponse): void {
+    const status = res.statusCode;
+    this.span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+    // A 4xx is the client's doing: only the server's own failures mark a server span failed.
+    if (status >= 500) {
+      this.span.setAttribute(ATTR_ERROR_TYPE, String(status));
+      this.span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    this.span.end();
+  }
+}
+
+/**
+ * A request the sampler left out: nothing is recorded, but its trace id still goes in its log
+ * line, and its work runs in a context of its own, so that none of it lands in the trace of a
+ * sampled request it was batched with.
+ */
+class UnrecordedRequest implements RequestTrace {
+  readonly traceId: string;
+
+  constructor(traceId: string) {
+    this.traceId = traceId;
+  }
+
+  within<T>(work: () => T): T {
+    return contexts.with(ROOT_CONTEXT, work);
+  }
+
+  admitted(): void {}
+  failed(): void {}
+  ended(): void {}
+}
+
+/** HTTP's semantic conventions' method: as sent when they name it, else `_OTHER`. */
+function methodOf(req: Request): string {
+  return KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
+}
+
+/** The server span's attributes, by the stable HTTP semantic conventions, and ours. */
+function serverSpanAttributes(req: Request, { target, requestId, clientAddress }: TracedRequest) {
+  const method = methodOf(req);
+  const queryAt = req.url.indexOf('?');
+  const attributes: Attributes = {
+    [ATTR_HTTP_REQUEST_METHOD]: method,
+    [ATTR_URL_SCHEME]: req.protocol,
+    [ATTR_URL_PATH]: req.path,
+    [ATTR_CLIENT_ADDRESS]: clientAddress,
+    [ATTR_NETWORK_PEER_ADDRESS]: req.socket.remoteAddress,
+    [ATTR_NETWORK_PEER_PORT]: req.socket.remotePort,
+    [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
+    [ATTR_SERVER_PORT]: req.socket.localPort,
+    [ATTR_OPERATION]: labelOf(target),
+    [ATTR_REQUEST_ID]: requestId,
+  };
+  if (method === '_OTHER') attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = req.method;
+  if ('route' in target) attributes[ATTR_HTTP_ROUTE] = target.route;
+  if (queryAt !== -1) attributes[ATTR_URL_QUERY] = req.url.slice(queryAt + 1);
+  if (req.hostname) attributes[ATTR_SERVER_ADDRESS] = req.hostname;
+  const userAgent = req.headers['user-agent'];
+  if (userAgent) attributes[ATTR_USER_AGENT_ORIGINAL] = userAgent;
+  return attributes;
+}
+
+/** The name of a server span: method and route template, or the method alone without a route. */
+function serverSpanName(req: Request, { target }: TracedRequest): string {
+  const method = methodOf(req);
+  const shown = method === '_OTHER' ? 'HTTP' : method;
+  return 'route' in target ? `${shown} ${target.route}` : shown;
+}
+
+/** An SQL identifier, quoted or not, possibly after its schema (`"main"."pets"`). */
+const IDENTIFIER = String.raw`(?:"[^"]*"|\x60[^\x60]*\x60|\w+)`;
+const TABLE_AFTER = new RegExp(
+  String.raw`\b(?:from|into|update|join)\s+(${IDENTIFIER}(?:\s*\.\s*${IDENTIFIER})?)`,
+  'i',
+);
+
+/** `SELECT pets`: a statement's operation and first table, what its span is named by. */
+function statementSummary(sql: string) {
+  const operation = /^\s*([a-z]+)/i.exec(sql)?.[1]?.toUpperCase();
+  const qualified = TABLE_AFTER.exec(sql)?.[1];
+  const table = qualified
+    ?.split('.')
+    .at(-1)
+    ?.trim()
+    .replace(/^["\x60]|["\x60]$/g, '');
+  return { operation, table, summary: [operation, table].filter(Boolean).join(' ') };
+}
+
+/** What every span of a call to one dependency says of where it went. */
+function databaseAttributes(databaseUrl: string): Attributes {
+  const system = databaseProvider(databaseUrl);
+  if (system === 'sqlite') return { [ATTR_DB_SYSTEM_NAME]: 'sqlite' };
+  const url = new URL(databaseUrl);
+  return {
+    [ATTR_DB_SYSTEM_NAME]: 'postgresql',
+    [ATTR_SERVER_ADDRESS]: url.hostname,
+    [ATTR_SERVER_PORT]: Number(url.port || 5432),
+    [ATTR_DB_NAMESPACE]: decodeURIComponent(url.pathname.slice(1)),
+  };
+}
+
+function redisAttributes(redisUrl: string | undefined): Attributes {
+  if (!redisUrl) return { [ATTR_DB_SYSTEM_NAME]: 'redis' };
+  const url = new URL(redisUrl);
+  return {
+    [ATTR_DB_SYSTEM_NAME]: 'redis',
+    [ATTR_SERVER_ADDRESS]: url.hostname,
+    [ATTR_SERVER_PORT]: Number(url.port || 6379),
+  };
+}
+
+/** A call to the database or Redis, timed by `performance.now()`. */
+interface DependencyCall {
+  name: string;
+  attributes: Attributes;
+  startedAt: number;
+  endedAt: number;
+  error?: unknown;
+}
+
+/**
+ * `performance.now()` times on the wall clock, as the SDK dates a span it times itself, with
+ * one reading of the clock for all the copies of a call, so that they share their times.
+ */
+function onWallClock(): (time: number) => HrTime {
+  const offset = Date.now() - (performance.timeOrigin + performance.now());
+  return (time) => millisToHrTime(performance.timeOrigin + time + offset);
+}
+
+/** A call's span in the trace of each sampled request it served, all with the same times. */
+function recordCall(tracer: Tracer, audience: Audience, call: DependencyCall) {
+  const attributes = { ...call.attributes, [ATTR_BATCH_SIZE]: audience.size };
+  const dated = onWallClock();
+  const startTime = dated(call.startedAt);
+  const endTime = dated(call.endedAt);
+  for (const request of audience.recorded) {
+    const span = tracer.startSpan(
+      call.name,
+      { kind: SpanKind.CLIENT, startTime, attributes },
+      request.context,
+    );
+    if (call.error !== undefined) markFailed(span, call.error);
+    span.end(endTime);
+  }
+}
+
+/** OpenTelemetry's own warnings (a bad variable, spans dropped from a full queue) in our log. */
+function diagnosticsLogger(logger: Logger): DiagLogger {
+  const log = (level: 'error' | 'warn') => (message: string) =>
+    logger[level]({ component: 'opentelemetry' }, message);
+  return {
+    error: log('error'),
+    warn: log('warn'),
+    info: () => {},
+    debug: () => {},
+    verbose: () => {},
+  };
+}
+
+/**
+ * Failed exports, reported once per outage and then once a minute with how many failed: a
+ * collector that is away costs spans (the queue is bounded), never a log line per batch.
+ */
+function exportFailureReporter(logger: Logger) {
+  let loggedAtMs: number | undefined;
+  let unreported = 0;
+  return (error: unknown) => {
+    unreported += 1;
+    const nowMs = Date.now();
+    if (loggedAtMs !== undefined && nowMs - loggedAtMs < EXPORT_FAILURE_LOG_INTERVAL_MS) return;
+    logger.warn(
+      { err: error, failedExports: unreported },
+      'spans could not be exported: the trace collector is unreachable or refused them',
+    );
+    loggedAtMs = nowMs;
+    unreported = 0;
+  };
+}
+
+/** OTLP over HTTP, in protobuf unless `OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL` says `http/json`. */
+async function otlpExporter(logger: Logger): Promise<SpanExporter> {
+  const protocol = (
+    process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    process.env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    'http/protobuf'
+  ).trim();
+  if (protocol === 'http/json') {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter();
+  }
+  if (protocol !== 'http/protobuf') {
+    // As the specification asks of a value it does not support: warn, and use the default.
+    logger.warn({ protocol }, 'OTLP protocol not supported: exporting traces with http/protobuf');
+  }
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+  return new OTLPTraceExporter();
+}
+
+/** The tracing of tracing.ts on OpenTelemetry's SDK, configured by the standard variables. */
+export async function openTelemetryTracing(
+  logger: Logger,
+  dependencies: TracedDependencies,
+): Promise<Tracing> {
+  const reportExportFailure = exportFailureReporter(logger);
+  diag.setLogger(diagnosticsLogger(logger), { logLevel: DiagLogLevel.WARN });
+  setGlobalErrorHandler(reportExportFailure);
+  contexts.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: DEFAULT_SERVICE_NAME }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const provider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(await otlpExporter(logger))],
+  });
+  const tracer = provider.getTracer('@animal-store/server');
+  const propagator = new W3CTraceContextPropagator();
+  const database = databaseAttributes(dependencies.databaseUrl);
+  const redis = redisAttributes(dependencies.redisUrl);
+
+  const currentAudience = () => audienceOf(contexts.active());
+
+  return {
+    requestStarted(req, request) {
+      const parent =
+        req.headers.traceparent === undefined
+          ? ROOT_CONTEXT
+          : propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+      const span = tracer.startSpan(
+        serverSpanName(req, request),
+        { kind: SpanKind.SERVER },
+        parent,
+      );
+      // Attributes only for what is recorded: most requests are not, under a sampling ratio.
+      if (!span.isRecording()) return new UnrecordedRequest(span.spanContext().traceId);
+      span.setAttributes(serverSpanAttributes(req, request));
+      return new RecordedRequest(span);
+    },
+
+    currentRequest() {
+      const audience = currentAudience();
+      return audience?.size === 1 ? (audience.recorded[0] ?? NO_TRACE) : NO_TRACE;
+    },
+
+    onBehalfOf<T>(requests: readonly RequestTrace[], work: () => PromiseLike<T>) {
+      const recorded = requests.filter((request) => request instanceof RecordedRequest);
+      // Always a context of its own: the work may have been scheduled from one of the requests'.
+      const context =
+        recorded.length === 0
+          ? ROOT_CONTEXT
+          : ROOT_CONTEXT.setValue(AUDIENCE, { recorded, size: requests.length });
+      // Awaited within the context: a Prisma query awaited outside would be sent from there.
+      return contexts.with(
+        context,
+        () => new Promise<T>((resolve, reject) => work().then(resolve, reject)),
+      );
+    },
+
+    statementFinished(event: QueryEvent) {
+      const audience = currentAudience();
+      if (!audience) return;
+      const { operation, table, summary } = statementSummary(event.sql);
+      const attributes: Attributes = {
+        ...database,
+        [ATTR_DB_QUERY_TEXT]: event.sql.slice(0, MAX_QUERY_TEXT_LENGTH),
+      };
+      if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
+      if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
+      if (summary) attributes[ATTR_DB_QUERY_SUMMARY] = summary;
+      recordCall(tracer, audience, {
+        name: summary || String(database[ATTR_DB_SYSTEM_NAME]),
+        attributes,
+        startedAt: event.startedAt,
+        endedAt: event.startedAt + event.durationMs,
+        error: event.failed ? event.error : undefined,
+      });
+    },
+
+    async redisCommand(name, send) {
+      const audience = currentAudience();
+      if (!audience) return send();
+      const startedAt = performance.now();
+      const attributes = { ...redis, [ATTR_DB_OPERATION_NAME]: name };
+      try {
+        const reply = await send();
+        recordCall(tracer, audience, { name, attributes, startedAt, endedAt: performance.now() });
+        return reply;
+      } catch (error) {
+        recordCall(tracer, audience, {
+          name,
+          attributes,
+          startedAt,
+          endedAt: performance.now(),
+          error,
+        });
+        throw error;
+      }
+    },
+
+    async shutdown(deadlineMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, deadlineMs);
+      });
+      // What cannot be exported now is lost with the process: said once, as any failed export.
+      const flushed = provider.shutdown().catch(reportExportFailure);
+      await Promise.race([flushed, deadline]);
+      clearTimeout(timer);
+    },
+  };
+}

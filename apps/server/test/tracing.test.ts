@@ -1,0 +1,514 @@
+/**
+ * Traces, as operators get them: the server started as users start it, with OpenTelemetry's
+ * standard variables naming an OTLP/HTTP receiver of the suite's own (support/otlp-receiver.ts),
+ * once per protocol, on the suite's database and the shared Redis. And what tracing must never
+ * do: slow or fail requests when the collector is away, or load anything while it is off.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createPrismaClient } from '@animal-store/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type OtlpReceiver,
+  type ReceivedSpan,
+  SPAN_KIND,
+  STATUS_CODE,
+  startOtlpReceiver,
+} from './support/otlp-receiver.js';
+import { sendTogetherTo } from './support/raw-http.js';
+import {
+  createRoomyKey,
+  freePort,
+  killLeftoverServers,
+  type ServerProcess,
+  startServerProcess,
+} from './support/server-process.js';
+import {
+  dropScratchDatabases,
+  scratchDatabaseUrl,
+  TEST_PROVIDER,
+} from './support/test-database.js';
+import { SHARED_REDIS_URL } from './support/test-services.js';
+
+afterAll(async () => {
+  killLeftoverServers();
+  await dropScratchDatabases();
+});
+
+/** Every line the server writes to stdout, parsed, as it comes. */
+function logLinesOf(server: ServerProcess): Array<Record<string, unknown>> {
+  const lines: Array<Record<string, unknown>> = [];
+  const input = server.child.stdout as Readable;
+  createInterface({ input }).on('line', (line) => lines.push(JSON.parse(line)));
+  return lines;
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** A caller's `traceparent`: a fresh trace and span, sampled or not. */
+function callerContext(sampled: boolean) {
+  const traceId = hex(16);
+  const spanId = hex(8);
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-${sampled ? '01' : '00'}` };
+}
+
+const spansOfTrace = (receiver: OtlpReceiver, traceId: string) =>
+  receiver.spans.filter((span) => span.traceId === traceId);
+
+/** The server span of the request `requestId`, once it has been exported. */
+async function serverSpanOf(receiver: OtlpReceiver, requestId: string): Promise<ReceivedSpan> {
+  const find = () =>
+    receiver.spans.find(
+      (span) =>
+        span.kind === SPAN_KIND.server && span.attributes['animal_store.request_id'] === requestId,
+    );
+  await expect.poll(find, { timeout: 10_000 }).toBeDefined();
+  return find() as ReceivedSpan;
+}
+
+const childrenOf = (receiver: OtlpReceiver, parent: ReceivedSpan) =>
+  receiver.spans.filter(
+    (span) => span.traceId === parent.traceId && span.parentSpanId === parent.spanId,
+  );
+
+/** The statements of a trace whose first table is `table`. */
+const statementsOn = (spans: ReceivedSpan[], table: string) =>
+  spans.filter((span) => span.attributes['db.collection.name'] === table);
+
+describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s', (protocol) => {
+  let receiver: OtlpReceiver;
+  let server: ServerProcess;
+  let databaseUrl: string;
+  let key: string;
+  let logLines: Array<Record<string, unknown>>;
+  /** Values sent in requests that no span may carry: what statements bind, keys, tokens. */
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    databaseUrl = await scratchDatabaseUrl();
+    key = await createRoomyKey(databaseUrl);
+    secrets.push(key);
+    server = await startServerProcess(
+      {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: SHARED_REDIS_URL,
+        REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+        LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
+        // Batches leave at once rather than every 5 s.
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      },
+      { stdout: 'pipe' },
+    );
+    logLines = logLinesOf(server);
+  });
+
+  afterAll(async () => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await receiver.close();
+  });
+
+  const send = (path: string, init: RequestInit & { traceparent?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${key}`);
+    if (init.traceparent) headers.set('traceparent', init.traceparent);
+    return fetch(`${server.baseUrl}${path}`, { ...init, headers });
+  };
+
+  const createPet = async (name: string) => {
+    secrets.push(name);
+    const res = await send('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: number }).id;
+  };
+
+  const logLineOf = async (requestId: string) => {
+    const find = () =>
+      logLines.find((line) => (line.req as { id?: string } | undefined)?.id === requestId);
+    await expect.poll(find, { timeout: 5_000 }).toBeDefined();
+    return find() as Record<string, unknown>;
+  };
+
+  it("continues the caller's trace: a server span under the caller's, named by its route, with Redis and the database beneath", async () => {
+    const petId = await createPet(`traced ${randomUUID()}`);
+    const caller = callerContext(true);
+    const res = await send(`/v1/pets/${petId}`, { traceparent: caller.traceparent });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id') as string;
+
+    const span = await serverSpanOf(receiver, requestId);
+    expect(span).toMatchObject({
+      traceId: caller.traceId,
+      parentSpanId: caller.spanId,
+      name: 'GET /v1/pets/{petId}',
+      status: { code: STATUS_CODE.unset },
+    });
+    expect(span.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'http.route': '/v1/pets/{petId}',
+      'url.path': `/v1/pets/${petId}`,
+      'url.scheme': 'http',
+      'http.response.status_code': 200,
+      'server.address': '127.0.0.1',
+      'client.address': '127.0.0.1',
+      'animal_store.operation': 'getPet',
+      'animal_store.request_id': requestId,
+      'animal_store.rate_limit.outcome': 'allowed',
+      'animal_store.rate_limit.plan': 'enterprise',
+    });
+    expect(span.resource).toMatchObject({
+      'service.name': 'animal-store',
+      'deployment.environment.name': 'test',
+    });
+
+    const redisOf = () =>
+      childrenOf(receiver, span).find((child) => child.attributes['db.system.name'] === 'redis');
+    const statementOf = () => statementsOn(childrenOf(receiver, span), 'pets')[0];
+    await expect.poll(() => redisOf() && statementOf(), { timeout: 5_000 }).toBeDefined();
+    const [redis, statement] = [redisOf(), statementOf()];
+    expect(redis).toMatchObject({
+      name: 'EVALSHA',
+      kind: SPAN_KIND.client,
+      attributes: { 'db.operation.name': 'EVALSHA', 'animal_store.batch.size': 1 },
+    });
+    expect(statement).toMatchObject({
+      name: 'SELECT pets',
+      kind: SPAN_KIND.client,
+      attributes: {
+        'db.system.name': TEST_PROVIDER,
+        'db.operation.name': 'SELECT',
+        'db.collection.name': 'pets',
+        'db.query.summary': 'SELECT pets',
+        'animal_store.batch.size': 1,
+      },
+    });
+    expect(statement?.attributes['db.query.text']).toMatch(/^SELECT .*pets/s);
+    // Within the server span, give or take the millisecond the wall clock is read to.
+    const slack = 1_000_000n;
+    for (const child of [redis, statement] as ReceivedSpan[]) {
+      expect(child.startTimeUnixNano + slack).toBeGreaterThanOrEqual(span.startTimeUnixNano);
+      expect(child.endTimeUnixNano).toBeLessThanOrEqual(span.endTimeUnixNano + slack);
+    }
+    expect((await logLineOf(requestId)).traceId).toBe(caller.traceId);
+  });
+
+  it('begins a trace for a request that brings none, and logs its id', async () => {
+    const res = await send('/v1/pets?limit=5&status=available');
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id') as string;
+    const span = await serverSpanOf(receiver, requestId);
+    expect(span).toMatchObject({ parentSpanId: '', name: 'GET /v1/pets' });
+    expect(span.attributes).toMatchObject({
+      'http.route': '/v1/pets',
+      'url.query': 'limit=5&status=available',
+      'animal_store.operation': 'listPets',
+    });
+    expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect((await logLineOf(requestId)).traceId).toBe(span.traceId);
+  });
+
+  it("follows the caller's sampling: a trace the caller did not sample is not recorded", async () => {
+    const unsampled = callerContext(false);
+    const res = await send('/v1/pets', { traceparent: unsampled.traceparent });
+    expect(res.status).toBe(200);
+    const unsampledId = res.headers.get('x-request-id') as string;
+    // A sampled request after it: once its span is in, the earlier one's would be too.
+    const later = await send('/v1/pets', { traceparent: callerContext(true).traceparent });
+    await serverSpanOf(receiver, later.headers.get('x-request-id') as string);
+    expect(spansOfTrace(receiver, unsampled.traceId)).toEqual([]);
+    expect((await logLineOf(unsampledId)).traceId).toBe(unsampled.traceId);
+  });
+
+  it('names requests without a route by their method alone', async () => {
+    const res = await send('/v1/nowhere');
+    expect(res.status).toBe(404);
+    const span = await serverSpanOf(receiver, res.headers.get('x-request-id') as string);
+    expect(span.name).toBe('GET');
+    expect(span.attributes['http.route']).toBeUndefined();
+    expect(span.attributes).toMatchObject({
+      'http.response.status_code': 404,
+      'animal_store.operation': 'unmatched',
+    });
+    // A client's mistake is not the server's failure.
+    expect(span.status.code).toBe(STATUS_CODE.unset);
+  });
+
+  it('shows each request of a turn the statement it shared, with how many shared it', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => createPet(`shared ${index} ${randomUUID()}`)),
+    );
+    const getters = ids.map((id) => ({ id, ...callerContext(true) }));
+    const port = Number(new URL(server.baseUrl).port);
+    const raw = (method: string, path: string, traceparent: string, body?: string) =>
+      [
+        `${method} ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${key}`,
+        `traceparent: ${traceparent}`,
+        'Connection: close',
+        ...(body === undefined
+          ? []
+          : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`]),
+        '',
+        body ?? '',
+      ].join('\r\n');
+    const gets = await sendTogetherTo(
+      port,
+      getters.map(({ id, traceparent }) => raw('GET', `/v1/pets/${id}`, traceparent)),
+    );
+    expect(gets.map(({ status }) => status)).toEqual(getters.map(() => 200));
+    const creators = ids.map(() => callerContext(true));
+    const creates = await sendTogetherTo(
+      port,
+      creators.map(({ traceparent }, index) => {
+        const name = `created together ${index} ${randomUUID()}`;
+        secrets.push(name);
+        return raw('POST', '/v1/pets', traceparent, JSON.stringify({ name, categoryId: 2 }));
+      }),
+    );
+    expect(creates.map(({ status }) => status)).toEqual(creators.map(() => 201));
+
+    for (const [group, operation] of [
+      [getters, 'SELECT'],
+      [creators, 'INSERT'],
+    ] as const) {
+      const statementOf = (traceId: string) =>
+        statementsOn(spansOfTrace(receiver, traceId), 'pets').filter(
+          (span) => span.attributes['db.operation.name'] === operation,
+        );
+      await expect
+        .poll(() => group.every(({ traceId }) => statementOf(traceId).length === 1), {
+          timeout: 10_000,
+        })
+        .toBe(true);
+      // One statement is the same start and end in every trace that shared it: as many traces
+      // show it as its batch size says, so none shows a request waiting alone for it.
+      const byStatement = new Map<string, ReceivedSpan[]>();
+      for (const { traceId } of group) {
+        const [span] = statementOf(traceId) as [ReceivedSpan];
+        const statement = `${span.startTimeUnixNano} ${span.endTimeUnixNano}`;
+        byStatement.set(statement, [...(byStatement.get(statement) ?? []), span]);
+      }
+      for (const shared of byStatement.values()) {
+        const sizes = shared.map((span) => span.attributes['animal_store.batch.size']);
+        expect(sizes).toEqual(shared.map(() => shared.length));
+      }
+      // Sent together, they were read (or inserted) by fewer statements than requests.
+      expect(byStatement.size).toBeLessThan(group.length);
+    }
+  });
+
+  it('marks a 5xx and the statement that failed under it with an error status and an exception event', async () => {
+    const db = createPrismaClient(databaseUrl);
+    try {
+      await db.$executeRawUnsafe('ALTER TABLE pets RENAME TO pets_away');
+      const res = await send('/v1/pets/1');
+      expect(res.status).toBe(503);
+      const span = await serverSpanOf(receiver, res.headers.get('x-request-id') as string);
+      expect(span.status.code).toBe(STATUS_CODE.error);
+      expect(span.attributes['error.type']).toBe('503');
+      expect(span.events.map(({ name }) => name)).toContain('exception');
+
+      const statementOf = () => statementsOn(childrenOf(receiver, span), 'pets')[0];
+      await expect.poll(statementOf, { timeout: 5_000 }).toBeDefined();
+      const statement = statementOf() as ReceivedSpan;
+      expect(statement.status.code).toBe(STATUS_CODE.error);
+      expect(statement.attributes['error.type']).toEqual(expect.any(String));
+      const [exception] = statement.events;
+      expect(exception).toMatchObject({
+        name: 'exception',
+        attributes: { 'exception.type': expect.any(String) },
+      });
+    } finally {
+      await db.$executeRawUnsafe('ALTER TABLE pets_away RENAME TO pets');
+      await db.$disconnect();
+    }
+  });
+
+  it('exports every span in the configured protocol, and no key, token or bound value in any', async () => {
+    const idempotencyKey = randomUUID();
+    secrets.push(idempotencyKey);
+    const res = await send('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify({ name: `idempotent ${randomUUID()}`, categoryId: 3 }),
+    });
+    expect(res.status).toBe(201);
+    await serverSpanOf(receiver, res.headers.get('x-request-id') as string);
+
+    const expected = protocol === 'http/json' ? 'application/json' : 'application/x-protobuf';
+    expect(new Set(receiver.contentTypes)).toEqual(new Set([expected]));
+    const exported = Buffer.concat(receiver.bodies);
+    for (const secret of [...secrets, 'Bearer', 'authorization']) {
+      expect(exported.includes(secret), secret).toBe(false);
+    }
+  });
+});
+
+describe('A collector that cannot be reached', () => {
+  /** A port nothing listens on. */
+  let unreachable: string;
+  /** A collector that accepts connections and never answers. */
+  let hanging: { url: string; close(): void };
+
+  beforeAll(async () => {
+    unreachable = `http://127.0.0.1:${await freePort()}`;
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => sockets.add(socket)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const address = server.address() as { port: number };
+    hanging = {
+      url: `http://127.0.0.1:${address.port}`,
+      close: () => {
+        for (const socket of sockets) socket.destroy();
+        server.close();
+      },
+    };
+  });
+  afterAll(() => hanging.close());
+
+  /** Sends `count` requests, `concurrency` at a time: their statuses and the slowest's time. */
+  async function load(baseUrl: string, key: string, count: number, concurrency = 20) {
+    const statuses = new Set<number>();
+    let slowestMs = 0;
+    for (let sent = 0; sent < count; sent += concurrency) {
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          const sentAt = performance.now();
+          const res = await fetch(`${baseUrl}/v1/pets?limit=5`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
+          await res.arrayBuffer();
+          statuses.add(res.status);
+          slowestMs = Math.max(slowestMs, performance.now() - sentAt);
+        }),
+      );
+    }
+    return { statuses, slowestMs };
+  }
+
+  /** An export gives up after this: a request that waited for one would take at least as long. */
+  const EXPORT_TIMEOUT_MS = 1_000;
+
+  it.each([
+    ['unreachable', () => unreachable],
+    ['hanging', () => hanging.url],
+  ])(
+    '(%s) changes nothing for clients: no request waits for an export or fails, the span queue is bounded, spans dropped and counted',
+    async (_kind, endpoint) => {
+      const databaseUrl = await scratchDatabaseUrl();
+      const key = await createRoomyKey(databaseUrl);
+      const server = await startServerProcess(
+        {
+          DATABASE_URL: databaseUrl,
+          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint(),
+          OTEL_TRACES_SAMPLER: 'always_on',
+          OTEL_EXPORTER_OTLP_TIMEOUT: String(EXPORT_TIMEOUT_MS),
+          // A small queue, so that it fills and spans are dropped within the test's seconds.
+          OTEL_BSP_MAX_QUEUE_SIZE: '256',
+          OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '128',
+          OTEL_BSP_SCHEDULE_DELAY: '50',
+        },
+        { stdout: 'pipe' },
+      );
+      const logLines = logLinesOf(server);
+      // Some 10,000 spans, far more than the queue holds while nothing leaves it.
+      const traced = await load(server.baseUrl, key, 5_000);
+
+      expect(traced.statuses).toEqual(new Set([200]));
+      expect(traced.slowestMs).toBeLessThan(EXPORT_TIMEOUT_MS * 0.8);
+      // Memory stays bounded because the queue is: what does not fit is dropped, and counted.
+      // (Without a bound nothing is ever dropped, and this fails; the soak in
+      // docs/performance.md watches the memory itself.)
+      // The processor reports what it dropped when the queue next takes a span.
+      await expect
+        .poll(
+          async () => {
+            await load(server.baseUrl, key, 20);
+            return logLines.some((line) => /Dropped \d+ spans/.test(String(line.msg)));
+          },
+          { timeout: 10_000, interval: 200 },
+        )
+        .toBe(true);
+      expect(logLines.some((line) => /spans could not be exported/.test(String(line.msg)))).toBe(
+        true,
+      );
+
+      // The spans still queued get a moment at shutdown, not the export's whole deadline.
+      const stoppingAt = performance.now();
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(performance.now() - stoppingAt).toBeLessThan(5_000);
+    },
+  );
+});
+
+describe('Without OpenTelemetry variables', () => {
+  const watcher = pathToFileURL(
+    fileURLToPath(new URL('./support/loaded-modules.mjs', import.meta.url)),
+  ).href;
+
+  /** The modules a server loads while it starts and serves a few requests, with `env` set. */
+  async function modulesLoadedWith(env: Record<string, string | undefined>) {
+    const folder = await mkdtemp(join(tmpdir(), 'animal-store-modules-'));
+    try {
+      const file = join(folder, 'loaded.txt');
+      const server = await startServerProcess(
+        { DATABASE_URL: await scratchDatabaseUrl(), LOADED_MODULES_FILE: file, ...env },
+        { nodeFlags: ['--import', watcher] },
+      );
+      for (const path of ['/healthz', '/v1/pets', '/v1/pets/1'])
+        await fetch(`${server.baseUrl}${path}`);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  const noOpenTelemetryVariables = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((name) => name.startsWith('OTEL_'))
+      .map((name) => [name, undefined]),
+  );
+  const isTracing = (url: string) =>
+    url.includes('/@opentelemetry/') || url.includes('/tracing/open-telemetry');
+
+  it('loads no tracing module at all', async () => {
+    const loaded = await modulesLoadedWith(noOpenTelemetryVariables);
+    expect(loaded.some((url) => url.includes('/express/'))).toBe(true);
+    expect(loaded.filter(isTracing)).toEqual([]);
+  });
+
+  it('loads none either when OTEL_SDK_DISABLED is true, whatever else is set', async () => {
+    const loaded = await modulesLoadedWith({
+      ...noOpenTelemetryVariables,
+      OTEL_SDK_DISABLED: 'true',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+    });
+    expect(loaded.filter(isTracing)).toEqual([]);
+  });
+
+  it('loads OpenTelemetry once an endpoint is set: what the two tests above would see', async () => {
+    const loaded = await modulesLoadedWith({
+      ...noOpenTelemetryVariables,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+    });
+    expect(loaded.filter(isTracing)).not.toEqual([]);
+  });
+});
