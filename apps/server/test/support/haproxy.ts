@@ -46,6 +46,17 @@ export interface ServerStat {
   downTransitions: number;
   /** Failed health checks. */
   failedChecks: number;
+  /**
+   * Requests the balancer had to rescue from this server or could not: connections it refused
+   * or reset (`econ`, `eresp`), and the retries and redispatches they caused (`wretr`,
+   * `wredis`). A server taken out before it closes causes none.
+   */
+  rescued: {
+    connectionErrors: number;
+    responseErrors: number;
+    retries: number;
+    redispatches: number;
+  };
 }
 
 export interface Balancer {
@@ -122,6 +133,12 @@ function parseServerStats(csv: string): Map<string, ServerStat> {
       status: column(row, 'status'),
       downTransitions: Number(column(row, 'chkdown')),
       failedChecks: Number(column(row, 'chkfail')),
+      rescued: {
+        connectionErrors: Number(column(row, 'econ')),
+        responseErrors: Number(column(row, 'eresp')),
+        retries: Number(column(row, 'wretr')),
+        redispatches: Number(column(row, 'wredis')),
+      },
     });
   }
   return stats;
