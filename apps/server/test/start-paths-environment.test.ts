@@ -196,6 +196,15 @@ describe('what the root scripts hand on to what they run', () => {
     );
     expect(missing).toEqual([]);
   });
+
+  it('`pnpm test` hands every task the extra certificate authorities the Node 24 pass sets', async () => {
+    const tasks = await tasksOfRootScript('test', ['NODE_EXTRA_CA_CERTS']);
+    const without = [...tasks]
+      .filter(([, task]) => !task.variables.has('NODE_EXTRA_CA_CERTS'))
+      .map(([taskId]) => taskId);
+    expect(tasks.size).toBeGreaterThan(0);
+    expect(without).toEqual([]);
+  });
 });
 
 describe('where the tests find PostgreSQL and Redis', () => {

@@ -66,4 +66,17 @@ describe('the TypeScript API report', () => {
     );
     expect(await readFile(join(dir, 'api', 'widgets.api.md'), 'utf8')).toBe(before);
   });
+
+  it('shows a type the exports use without exporting it, so that a change to it is seen', async () => {
+    const withOptions = (strict: string) =>
+      declare(
+        `interface Options {\n  strict: ${strict};\n}\nexport declare function widget(options: Options): string;\n`,
+      );
+    await withOptions('true');
+    await reportEntry(widgets, entry(), 'update');
+    await withOptions('boolean');
+    const checked = await reportEntry(widgets, entry(), 'check');
+    expect(checked.changed).toBe(true);
+    expect(declarationsOf(checked.generated).get('Options')).toContain('strict: boolean;');
+  });
 });

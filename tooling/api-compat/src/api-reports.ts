@@ -64,6 +64,9 @@ export async function reportEntry(
           reportFileName: entry.reportName,
           reportFolder: pkg.reportFolder,
           reportTempFolder: scratch,
+          // Types the exports use without exporting them (the client's `Operation`) are part of
+          // the API too: a change to one changes what users get, so the report must show it.
+          includeForgottenExports: true,
         },
         docModel: { enabled: false },
         dtsRollup: { enabled: false },

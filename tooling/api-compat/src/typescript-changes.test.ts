@@ -21,6 +21,13 @@ export interface WidgetOptions {
 // @public (undocumented)
 export const WIDGET_SIZES: readonly [1, 2, 3];
 
+// Warning: (ae-forgotten-export) The symbol "Hidden" needs to be exported by the entry point index.d.ts
+//
+// @public (undocumented)
+type Hidden = {
+    strict: true;
+};
+
 // Warnings were encountered during analysis:
 //
 // dist/index.d.ts:3:1 - (ae-forgotten-export) The symbol "Hidden" needs to be exported`);
@@ -35,6 +42,7 @@ describe('declarationsOf', () => {
         ],
         ['WidgetOptions', 'export interface WidgetOptions {\n    size: number;\n}'],
         ['WIDGET_SIZES', 'export const WIDGET_SIZES: readonly [1, 2, 3];'],
+        ['Hidden', 'type Hidden = {\n    strict: true;\n};'],
       ]),
     );
   });
@@ -60,9 +68,29 @@ export function gadget(): void;`);
         change: '`WIDGET_SIZES` removed',
       },
       {
+        impact: 'review',
+        subject: '`@fixture/widgets` (TypeScript)',
+        change: '`Hidden` (used by the exports) removed',
+      },
+      {
         impact: 'non-breaking',
         subject: '`@fixture/widgets` (TypeScript)',
         change: '`gadget` added',
+      },
+    ]);
+  });
+
+  it('lists a change to a type the exports use without exporting it for review, and its removal too', () => {
+    const hiddenChanged = RELEASED.replace('strict: true;', 'strict?: true;');
+    expect(typescriptChanges('@fixture/widgets', RELEASED, hiddenChanged)).toEqual([
+      { impact: 'review', subject: '`@fixture/widgets` (TypeScript)', change: '`Hidden` changed' },
+    ]);
+    const hiddenGone = RELEASED.replace(/\/\/ Warning: \(ae-forgotten[\s\S]*?\n};\n\n/, '');
+    expect(typescriptChanges('@fixture/widgets', RELEASED, hiddenGone)).toEqual([
+      {
+        impact: 'review',
+        subject: '`@fixture/widgets` (TypeScript)',
+        change: '`Hidden` (used by the exports) removed',
       },
     ]);
   });

@@ -1,12 +1,17 @@
 /**
  * The changes between two API Extractor reports of one entry, declaration by declaration: an
  * export removed is breaking, one added is not, and one whose declaration changed is for review
- * (adding an optional option and removing a required one look alike from here).
+ * (adding an optional option and removing a required one look alike from here). The reports
+ * also hold the types the exports use without exporting them (API Extractor's "forgotten
+ * exports"): a change to one is for review too, and one no longer used is, since the exports
+ * that used it changed with it.
  */
 import type { ApiChange } from './api-change.js';
 
 const DECLARATION =
-  /^export (?:declare )?(?:abstract )?(?:const|let|var|function|class|interface|type|enum|namespace) ([\w$]+)/m;
+  /^(?:export )?(?:declare )?(?:abstract )?(?:const|let|var|function|class|interface|type|enum|namespace) ([\w$]+)/m;
+
+const isExported = (declaration: string) => declaration.startsWith('export ');
 
 /** `export { OpenAPIObject }`: a name the entry passes on from another package. */
 const RE_EXPORT = /^export \{([^}]*)\}/m;
@@ -55,9 +60,13 @@ export function typescriptChanges(
   const subject = `\`${specifier}\` (TypeScript)`;
   const changes: ApiChange[] = [];
   for (const [name, text] of before) {
-    if (!after.has(name))
-      changes.push({ impact: 'breaking', subject, change: `\`${name}\` removed` });
-    else if (after.get(name) !== text) {
+    if (!after.has(name)) {
+      changes.push(
+        isExported(text)
+          ? { impact: 'breaking', subject, change: `\`${name}\` removed` }
+          : { impact: 'review', subject, change: `\`${name}\` (used by the exports) removed` },
+      );
+    } else if (after.get(name) !== text) {
       changes.push({ impact: 'review', subject, change: `\`${name}\` changed` });
     }
   }

@@ -61,7 +61,6 @@ import {
   ATTR_DB_QUERY_TEXT,
   ATTR_DB_SYSTEM_NAME,
   ATTR_ERROR_TYPE,
-  ATTR_EXCEPTION_MESSAGE,
   ATTR_EXCEPTION_STACKTRACE,
   ATTR_EXCEPTION_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -139,17 +138,16 @@ function audienceOf(context: Context): Audience | undefined {
 }
 
 /**
- * What an error says about itself, for an exception event: its type, the first line of its
- * message and the frames of its stack. The rest of a message can quote the values bound to a
- * statement (Prisma's do), which never leave the server; the log line has the whole error.
+ * What an error says about itself, for an exception event: its type and the frames of its
+ * stack, never its message. A driver's message can quote the values bound to a statement
+ * (PostgreSQL's "invalid input syntax for type bigint: …" on its first line), which never leave
+ * the server; the log line, found by the request id, has the whole error.
  */
 function exceptionAttributes(error: unknown): Attributes {
   if (!(error instanceof Error)) return { [ATTR_EXCEPTION_TYPE]: typeof error };
-  const firstLine = error.message.trim().split('\n', 1)[0] ?? '';
   const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
   return {
     [ATTR_EXCEPTION_TYPE]: error.constructor.name,
-    [ATTR_EXCEPTION_MESSAGE]: firstLine,
     [ATTR_EXCEPTION_STACKTRACE]: frames.join('\n'),
   };
 }
@@ -198,10 +196,20 @@ class RecordedRequest implements RequestTrace {
   }
 
   failed(error: unknown): void {
+    // Failed whatever status it ends with: once its head is sent, the response is cut off.
     this.span.addEvent('exception', exceptionAttributes(error));
+    this.span.setStatus({ code: SpanStatusCode.ERROR });
   }
 
   ended(res: ServerResponse): void {
+    if (!res.writableFinished) {
+      // The connection closed before the response was sent whole (the client gave up, or the
+      // server cut it off): its status code, if any, never reached the client in full.
+      this.span.setAttribute(ATTR_ERROR_TYPE, 'response_incomplete');
+      if (res.headersSent) this.span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.statusCode);
+      this.span.end();
+      return;
+    }
     const status = res.statusCode;
     this.span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     // A 4xx is the client's doing: only the server's own failures mark a server span failed.
