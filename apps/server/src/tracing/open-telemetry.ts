@@ -79,6 +79,7 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions';
 import type { Request } from 'express';
+import { LRUCache } from 'lru-cache';
 import { labelOf } from '../http/routes.js';
 import type { PlanName } from '../limits/plans.js';
 import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
@@ -311,6 +312,49 @@ function databaseAttributes(databaseUrl: string): Attributes {
   };
 }
 
+/** A statement's span: its name and attributes, which its text alone decides. */
+interface StatementDescription {
+  name: string;
+  attributes: Attributes;
+}
+
+/**
+ * How much statement text the descriptions kept may hold, in characters. The server sends a few
+ * dozen statement texts, but the lookups by id and the inserts of a turn differ by their count of
+ * placeholders (up to 999 ids, 1,000 rows): the longest are not kept, and the rest at most fill
+ * this, so the cache holds a megabyte or two at most.
+ */
+const DESCRIBED_TEXT_CHARS = 1_000_000;
+const LONGEST_DESCRIBED_TEXT_CHARS = 16_384;
+
+/**
+ * Describes statements by their text, each text once: matching a statement's text costs more
+ * than the span it names, and a sampled request of a turn meets the texts its neighbours did.
+ */
+function statementDescriber(database: Attributes): (sql: string) => StatementDescription {
+  const described = new LRUCache<string, StatementDescription>({
+    maxSize: DESCRIBED_TEXT_CHARS,
+    maxEntrySize: LONGEST_DESCRIBED_TEXT_CHARS,
+    sizeCalculation: (_description, sql) => sql.length,
+  });
+  return (sql) => {
+    let description = described.get(sql);
+    if (!description) {
+      const { operation, table, summary } = statementSummary(sql);
+      const attributes: Attributes = {
+        ...database,
+        [ATTR_DB_QUERY_TEXT]: sql.slice(0, MAX_QUERY_TEXT_LENGTH),
+      };
+      if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
+      if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
+      if (summary) attributes[ATTR_DB_QUERY_SUMMARY] = summary;
+      description = { name: summary || String(database[ATTR_DB_SYSTEM_NAME]), attributes };
+      described.set(sql, description);
+    }
+    return description;
+  };
+}
+
 function redisAttributes(redisUrl: string | undefined): Attributes {
   if (!redisUrl) return { [ATTR_DB_SYSTEM_NAME]: 'redis' };
   const url = new URL(redisUrl);
@@ -339,18 +383,19 @@ function onWallClock(): (time: number) => HrTime {
   return (time) => millisToHrTime(performance.timeOrigin + time + offset);
 }
 
-/** A call's span in the trace of each sampled request it served, all with the same times. */
+/**
+ * A call's span in the trace of each sampled request it served, all with the same times. The
+ * attributes are set on the started span, not passed to `startSpan`, which would check them
+ * twice (for the sampler, then for the span) though a child of a sampled span is always sampled.
+ */
 function recordCall(tracer: Tracer, audience: Audience, call: DependencyCall) {
-  const attributes = { ...call.attributes, [ATTR_BATCH_SIZE]: audience.size };
   const dated = onWallClock();
   const startTime = dated(call.startedAt);
   const endTime = dated(call.endedAt);
   for (const request of audience.recorded) {
-    const span = tracer.startSpan(
-      call.name,
-      { kind: SpanKind.CLIENT, startTime, attributes },
-      request.context,
-    );
+    const span = tracer.startSpan(call.name, { kind: SpanKind.CLIENT, startTime }, request.context);
+    span.setAttributes(call.attributes);
+    span.setAttribute(ATTR_BATCH_SIZE, audience.size);
     if (call.error !== undefined) markFailed(span, call.error);
     span.end(endTime);
   }
@@ -431,6 +476,7 @@ export async function openTelemetryTracing(
   const redis = redisAttributes(dependencies.redisUrl);
 
   const currentAudience = () => audienceOf(contexts.active());
+  const describeStatement = statementDescriber(database);
 
   return {
     requestStarted(req, request) {
@@ -471,16 +517,9 @@ export async function openTelemetryTracing(
     statementFinished(event: QueryEvent) {
       const audience = currentAudience();
       if (!audience) return;
-      const { operation, table, summary } = statementSummary(event.sql);
-      const attributes: Attributes = {
-        ...database,
-        [ATTR_DB_QUERY_TEXT]: event.sql.slice(0, MAX_QUERY_TEXT_LENGTH),
-      };
-      if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
-      if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
-      if (summary) attributes[ATTR_DB_QUERY_SUMMARY] = summary;
+      const { name, attributes } = describeStatement(event.sql);
       recordCall(tracer, audience, {
-        name: summary || String(database[ATTR_DB_SYSTEM_NAME]),
+        name,
         attributes,
         startedAt: event.startedAt,
         endedAt: event.startedAt + event.durationMs,
