@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createPrismaClient } from '@animal-store/db';
+import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type OtlpReceiver,
@@ -85,6 +85,12 @@ describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s'
   let receiver: OtlpReceiver;
   let server: ServerProcess;
   let databaseUrl: string;
+  /**
+   * The test's own client of the server's database, made and used before any request: its first
+   * query loads Prisma's query compiler synchronously, and a test whose event loop stalls past the server's
+   * keep-alive deadline would send its next request on a connection the server has closed.
+   */
+  let db: DatabaseClient;
   let key: string;
   let logLines: Array<Record<string, unknown>>;
   /** Values sent in requests that no span may carry: what statements bind, keys, tokens. */
@@ -93,6 +99,8 @@ describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s'
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     databaseUrl = await scratchDatabaseUrl();
+    db = createPrismaClient(databaseUrl);
+    await db.$queryRawUnsafe('SELECT 1');
     key = await createRoomyKey(databaseUrl);
     secrets.push(key);
     server = await startServerProcess(
@@ -116,6 +124,7 @@ describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s'
     server.child.kill('SIGTERM');
     await server.exited;
     await receiver.close();
+    await db.$disconnect();
   });
 
   const send = (path: string, init: RequestInit & { traceparent?: string } = {}) => {
@@ -313,7 +322,6 @@ describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s'
   });
 
   it('marks a 5xx and the statement that failed under it with an error status and an exception event', async () => {
-    const db = createPrismaClient(databaseUrl);
     try {
       await db.$executeRawUnsafe('ALTER TABLE pets RENAME TO pets_away');
       const res = await send('/v1/pets/1');
@@ -339,7 +347,6 @@ describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s'
       }
     } finally {
       await db.$executeRawUnsafe('ALTER TABLE pets_away RENAME TO pets');
-      await db.$disconnect();
     }
   });
 
