@@ -99,10 +99,11 @@ describe.each(['http/protobuf', 'http/json'] as const)('Traces exported with %s'
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     databaseUrl = await scratchDatabaseUrl();
-    db = createPrismaClient(databaseUrl);
-    await db.$queryRawUnsafe('SELECT 1');
     key = await createRoomyKey(databaseUrl);
     secrets.push(key);
+    // After the key command, which creates the database.
+    db = createPrismaClient(databaseUrl);
+    await db.$queryRawUnsafe('SELECT 1');
     server = await startServerProcess(
       {
         DATABASE_URL: databaseUrl,
