@@ -38,12 +38,12 @@ export interface DatabaseClientOptions {
   /** SQLite: most time a statement waits for another connection's lock (ms). Default 3000. */
   busyTimeoutMs?: number;
   /**
-   * Told of each statement Prisma sends, once, as it ends, in the async context of the call
-   * that sent it: its SQL (placeholders, never the values bound to them), when it was sent, how
-   * long it took and whether (and why) it failed. Statements inside transactions and SQLite's
-   * group commits are told like any other; what the driver adapter sends on its own is not: a
-   * transaction's BEGIN, and on SQLite its COMMIT or ROLLBACK and a group commit's. (On
-   * PostgreSQL, Prisma sends a transaction's COMMIT or ROLLBACK itself, so that one is told.)
+   * Told of each statement Prisma sends, once, as it ends: its SQL (placeholders, never the
+   * values bound to them), when it was sent, how long it took and whether (and why) it failed.
+   * Statements inside transactions and SQLite's group commits are told like any other; what
+   * the driver adapter sends on its own is not: a transaction's BEGIN, and on SQLite its COMMIT
+   * or ROLLBACK and a group commit's. (On PostgreSQL, Prisma sends a transaction's COMMIT or
+   * ROLLBACK itself, so that one is told.)
    */
   onQuery?: QueryObserver;
   /**

@@ -24,10 +24,7 @@ const tracing = await startTracing(logger, {
 const metrics = createServerMetrics();
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL, {
-  onQuery: (statement) => {
-    metrics.queryFinished(statement);
-    tracing.statementFinished(statement);
-  },
+  onQuery: metrics.queryFinished,
   poolSize: config.DATABASE_POOL_SIZE,
   statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,

@@ -14,7 +14,7 @@ import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
 import { Readiness } from './operations/health.js';
 import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
-import type { Tracing } from './tracing/tracing.js';
+import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface ApiServerDeps {
   db: DatabaseClient;
@@ -47,7 +47,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
   const metrics = deps.metrics ?? createServerMetrics();
   const admission = createAdmission({
     onDecision: metrics.rateLimitDecision,
-    resolveCaller: createCallerResolver(createApiKeyStore(deps.db)),
+    resolveCaller: createCallerResolver(createApiKeyStore(deps.db), deps.tracing ?? TRACING_OFF),
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,

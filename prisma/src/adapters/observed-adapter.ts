@@ -7,9 +7,7 @@ import type {
 } from '@prisma/driver-adapter-utils';
 
 /**
- * One statement the database ran (or refused), as the client's `onQuery` observer sees it. The
- * observer is called in the async context of the call that sent the statement, so a tracer can
- * tell whose statement it was.
+ * One statement the database ran (or refused), as the client's `onQuery` observer sees it.
  */
 export interface QueryEvent {
   /** The statement as sent: SQL with placeholders, never the values bound to them. */

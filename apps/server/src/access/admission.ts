@@ -11,6 +11,7 @@ import type {
   RateLimitStore,
 } from '../limits/rate-limit-store.js';
 import type { CallerKind } from '../operations/metrics.js';
+import type { RequestTrace } from '../tracing/tracing.js';
 import type { Caller, CallerResolver } from './caller.js';
 import { clientSubject } from './client-address.js';
 
@@ -85,9 +86,13 @@ export function createAdmission(deps: AdmissionDeps) {
   }
 
   /** A subject's headers from the store, neither counting the request nor holding it against a ban. */
-  async function peekedHeaders(subject: string, quota: Quota): Promise<Record<string, string>> {
+  async function peekedHeaders(
+    subject: string,
+    quota: Quota,
+    trace?: RequestTrace,
+  ): Promise<Record<string, string>> {
     const nowMs = now();
-    return rateLimitHeaders(await store.peek({ subject, quota, nowMs }), quota, nowMs);
+    return rateLimitHeaders(await store.peek({ subject, quota, nowMs, trace }), quota, nowMs);
   }
 
   /**
@@ -96,21 +101,21 @@ export function createAdmission(deps: AdmissionDeps) {
    */
   async function unresolved({ context, caller, res, next }: Waiting) {
     try {
-      res.set(await peekedHeaders(addressSubject(context.clientAddress), ANONYMOUS_QUOTA));
+      const subject = addressSubject(context.clientAddress);
+      res.set(await peekedHeaders(subject, ANONYMOUS_QUOTA, context.trace));
     } finally {
       next(caller.kind === 'unresolved' ? caller.error : undefined);
     }
   }
 
   /**
-   * Decides the requests of one turn in one call to the store, then lets each go on. The batch
-   * is handed over from one callback: each request goes on within its own trace.
+   * Decides the requests of one turn in one call to the store, then lets each go on.
    */
   async function admitTogether(batch: Waiting[]) {
     const counted = batch.filter(({ caller }) => caller.kind !== 'unresolved');
     for (const waiting of batch) {
       if (waiting.caller.kind === 'unresolved') {
-        waiting.context.trace.within(() => void unresolved(waiting));
+        void unresolved(waiting);
       }
     }
     if (counted.length === 0) return;
@@ -124,7 +129,7 @@ export function createAdmission(deps: AdmissionDeps) {
     try {
       admissions = await store.admit(requests);
     } catch (error) {
-      for (const { context, next } of counted) context.trace.within(() => next(error));
+      for (const { next } of counted) next(error);
       return;
     }
     counted.forEach(({ context, caller, res, next }, index) => {
@@ -134,7 +139,7 @@ export function createAdmission(deps: AdmissionDeps) {
       context.trace.admitted(admission.outcome, plan);
       context.caller = caller;
       res.set(rateLimitHeaders(admission, quota, nowMs));
-      context.trace.within(() => next(rejectionFor(admission, quota, nowMs)));
+      next(rejectionFor(admission, quota, nowMs));
     });
   }
 
@@ -149,7 +154,8 @@ export function createAdmission(deps: AdmissionDeps) {
       return next();
     }
     // Documents are counted per IP whatever they carry, so they never look a key up.
-    const caller = kind === 'document' ? NO_CALLER : resolveCaller(req.headers.authorization);
+    const caller =
+      kind === 'document' ? NO_CALLER : resolveCaller(req.headers.authorization, context.trace);
     if (caller instanceof Promise) {
       // A key not seen lately is looked up first; its request joins a later turn's batch.
       void caller.then((resolved) => batch.add({ context, caller: resolved, res, next }));

@@ -5,6 +5,7 @@ import {
   couldBeSecret,
   hashSecret,
 } from '../keys/api-key-store.js';
+import type { DatabaseCall, RequestTrace, Tracing } from '../tracing/tracing.js';
 
 /** Who sent a request, as far as its `Authorization` header tells. */
 export type Caller =
@@ -21,23 +22,26 @@ export const KEY_RECHECK_MS = 4_000;
 
 const BEARER = /^bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
+const FIND_KEY: DatabaseCall = { operation: 'SELECT', table: 'api_keys' };
+
 /**
  * Finds the key a token names. Only tokens shaped like our keys reach the database; what it
  * answers is remembered for KEY_RECHECK_MS, genuine keys and unknown tokens in separate caches,
  * so a flood of junk can never push a genuine key out. A remembered answer is given at once,
- * not as a promise: most requests carry a key seen a moment ago, and go on without a turn.
+ * not as a promise: most requests carry a key seen a moment ago, and go on without a turn. A
+ * lookup is recorded in the trace of the request that began it.
  */
-function keyLookup(keys: ApiKeyStore) {
+function keyLookup(keys: ApiKeyStore, tracing: Tracing) {
   const genuine = new LRUCache<string, ApiKeyInfo>({ max: 50_000, ttl: KEY_RECHECK_MS });
   const unknown = new LRUCache<string, true>({ max: 10_000, ttl: KEY_RECHECK_MS });
   // Concurrent requests with the same token share one database lookup.
   const pending = new Map<string, Promise<ApiKeyInfo | undefined>>();
 
-  const lookUp = (secretHash: string) => {
+  const lookUp = (secretHash: string, askedFor: RequestTrace) => {
     let lookup = pending.get(secretHash);
     if (!lookup) {
-      lookup = keys
-        .findActiveByHash(secretHash)
+      lookup = tracing
+        .databaseCall([askedFor], FIND_KEY, () => keys.findActiveByHash(secretHash))
         .then((key) => {
           if (key) genuine.set(secretHash, key);
           else unknown.set(secretHash, true);
@@ -49,30 +53,39 @@ function keyLookup(keys: ApiKeyStore) {
     return lookup;
   };
 
-  return (secret: string): ApiKeyInfo | undefined | Promise<ApiKeyInfo | undefined> => {
+  return (
+    secret: string,
+    askedFor: RequestTrace,
+  ): ApiKeyInfo | undefined | Promise<ApiKeyInfo | undefined> => {
     if (!couldBeSecret(secret)) return undefined;
     const secretHash = hashSecret(secret);
     const known = genuine.get(secretHash);
     if (known || unknown.has(secretHash)) return known;
-    return lookUp(secretHash);
+    return lookUp(secretHash, askedFor);
   };
 }
 
 const callerWith = (key: ApiKeyInfo | undefined): Caller =>
   key ? { kind: 'key', key } : { kind: 'anonymous', credential: 'invalid' };
 
-/** Who an `Authorization` header names: at once when the answer is known, else once looked up. */
-export type CallerResolver = (authorization: string | undefined) => Caller | Promise<Caller>;
+/**
+ * Who an `Authorization` header names: at once when the answer is known, else once looked up
+ * for the request whose trace is `askedFor`.
+ */
+export type CallerResolver = (
+  authorization: string | undefined,
+  askedFor: RequestTrace,
+) => Caller | Promise<Caller>;
 
-export function createCallerResolver(keys: ApiKeyStore): CallerResolver {
-  const findKey = keyLookup(keys);
+export function createCallerResolver(keys: ApiKeyStore, tracing: Tracing): CallerResolver {
+  const findKey = keyLookup(keys, tracing);
 
-  return (header) => {
+  return (header, askedFor) => {
     if (header === undefined || header.trim() === '')
       return { kind: 'anonymous', credential: 'missing' };
     const secret = BEARER.exec(header)?.[1];
     if (!secret) return { kind: 'anonymous', credential: 'invalid' };
-    const found = findKey(secret);
+    const found = findKey(secret, askedFor);
     if (!(found instanceof Promise)) return callerWith(found);
     return found.then(callerWith, (error: unknown) => ({ kind: 'unresolved', error }));
   };

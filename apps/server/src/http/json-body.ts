@@ -2,7 +2,6 @@ import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_BODY_BYTES } from './limits.js';
-import { contextOf } from './request-context.js';
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -72,9 +71,6 @@ function declaresOtherCharset(req: Request): boolean {
 
 /** Parses a JSON body, refusing any non-empty body that is not declared `application/json`. */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  // The body is read in the connection's callbacks: the request goes on within its trace again.
-  const { trace } = contextOf(res);
-  const resume = (error?: unknown) => trace.within(() => next(error));
   if (announcesEmptyBody(req)) return next();
   if (req.is('application/json')) {
     if (declaresOtherCharset(req)) {
@@ -84,16 +80,16 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     }
     parseJson(req, res, (error?: unknown) => {
       if (error === undefined && decodedToNothing.has(req)) req.body = undefined;
-      resume(error === undefined ? undefined : bodyError(error));
+      next(error === undefined ? undefined : bodyError(error));
     });
     return;
   }
   if (req.headers['transfer-encoding'] === undefined) return next(unsupportedMediaType());
   // A chunked body may still turn out empty; only a non-empty one needs to be JSON.
   readRaw(req, res, (error?: unknown) => {
-    if (error !== undefined) return resume(bodyError(error));
+    if (error !== undefined) return next(bodyError(error));
     const bytes = req.body as Buffer | undefined;
     req.body = undefined;
-    resume(bytes && bytes.length > 0 ? unsupportedMediaType() : undefined);
+    next(bytes && bytes.length > 0 ? unsupportedMediaType() : undefined);
   });
 };

@@ -47,7 +47,7 @@ export interface RequestContextDeps {
 
 /**
  * The first stage: resolves the request's target, id and client address, once, and begins its
- * trace; the stages after it run within that trace.
+ * trace, which the stages after it take from the context to record the calls they make for it.
  */
 export function requestContext({
   resolveTarget,
@@ -64,6 +64,6 @@ export function requestContext({
     const clientAddress = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const trace = tracing.requestStarted(req, { target, requestId, clientAddress });
     res.locals.context = { target, requestId, clientAddress, startedAt, trace, caller: NO_CALLER };
-    trace.within(next);
+    next();
   };
 }

@@ -248,8 +248,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (!this.#mayTryRedis(request.nowMs)) return this.#fallback.peek(request);
     try {
       const [minute, day, , ban] = keysOf(request.subject, request.nowMs);
-      const [minuteUsed, dayUsed, bannedUntilMs] = await this.#tracing.redisCommand('MGET', () =>
-        this.#redis.mget(minute, day, ban),
+      const [minuteUsed, dayUsed, bannedUntilMs] = await this.#tracing.redisCommand(
+        [request.trace ?? NO_TRACE],
+        'MGET',
+        () => this.#redis.mget(minute, day, ban),
       );
       this.#succeeded();
       const admission = admissionFrom(
@@ -320,19 +322,17 @@ export class RedisRateLimitStore implements RateLimitStore {
   async #admitInRedis(requests: readonly AdmissionRequest[]): Promise<Admission[]> {
     const { subject, quota, nowMs } = requests[0] as AdmissionRequest;
     const decidedFor = requests.map((request) => request.trace ?? NO_TRACE);
-    const replies = await this.#tracing.onBehalfOf(decidedFor, () =>
-      this.#tracing.redisCommand('EVALSHA', () =>
-        this.#redis.admitRequests(
-          ...keysOf(subject, nowMs),
-          quota.perMinute,
-          quota.perDay,
-          banThreshold(quota),
-          nowMs,
-          minuteWindow(nowMs).endsAtMs,
-          dayWindow(nowMs).endsAtMs,
-          BAN_MS,
-          requests.length,
-        ),
+    const replies = await this.#tracing.redisCommand(decidedFor, 'EVALSHA', () =>
+      this.#redis.admitRequests(
+        ...keysOf(subject, nowMs),
+        quota.perMinute,
+        quota.perDay,
+        banThreshold(quota),
+        nowMs,
+        minuteWindow(nowMs).endsAtMs,
+        dayWindow(nowMs).endsAtMs,
+        BAN_MS,
+        requests.length,
       ),
     );
     const admissions = requests.map((_, index) => admissionAt(replies, index));

@@ -1,7 +1,13 @@
 import type { Pet, PetStatus } from '@animal-store/contract';
 import { type DatabaseClient, Prisma } from '@animal-store/db';
 import DataLoader from 'dataloader';
-import { type RequestTrace, TRACING_OFF, type Tracing } from '../tracing/tracing.js';
+import {
+  type DatabaseCall,
+  NO_TRACE,
+  type RequestTrace,
+  TRACING_OFF,
+  type Tracing,
+} from '../tracing/tracing.js';
 
 /** The wire shape is chosen here, column by column; nothing else leaves the database. */
 const PET_COLUMNS = {
@@ -117,6 +123,13 @@ const MAX_IDS_PER_LOOKUP = 999;
 /** The most pets one insert carries: 4,000 bound values, well under SQLite's 32,766. */
 const MAX_PETS_PER_INSERT = 1_000;
 
+/** The store's database calls, as a trace names them. */
+const READ_PETS: DatabaseCall = { operation: 'SELECT', table: 'pets' };
+const INSERT_PETS: DatabaseCall = { operation: 'INSERT', table: 'pets' };
+const READ_RECORDS: DatabaseCall = { operation: 'SELECT', table: 'idempotency_records' };
+const DELETE_RECORDS: DatabaseCall = { operation: 'DELETE', table: 'idempotency_records' };
+const INSERT_RECORD: DatabaseCall = { operation: 'INSERT', table: 'idempotency_records' };
+
 /** One load of a batch, and the request it was asked for. */
 interface Load<Key> {
   key: Key;
@@ -128,16 +141,15 @@ const askersOf = <Key>(loads: readonly Load<Key>[]) => loads.map(({ askedFor }) 
 
 /**
  * A DataLoader of `batch` that knows which request asked for each of its loads, so that the
- * statement a batch shares is recorded in every one of their traces (`tracing.onBehalfOf`).
+ * call a batch shares is recorded in every one of their traces (`tracing.databaseCall`).
  * Nothing is cached: every load is read after it was asked for.
  */
 function sharedLoader<Key, Value>(
-  tracing: Tracing,
   batch: (loads: readonly Load<Key>[]) => Promise<ReadonlyArray<Value | Error>>,
   maxBatchSize = Number.POSITIVE_INFINITY,
-): (key: Key) => Promise<Value> {
+): (key: Key, askedFor?: RequestTrace) => Promise<Value> {
   const loader = new DataLoader<Load<Key>, Value>(batch, { cache: false, maxBatchSize });
-  return (key) => loader.load({ key, askedFor: tracing.currentRequest() });
+  return (key, askedFor = NO_TRACE) => loader.load({ key, askedFor });
 }
 
 /** Every database call the pets operations make. */
@@ -158,8 +170,7 @@ export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OF
    * query per call on the way, which cost `get` a tenth of its CPU.
    */
   const findPet = sharedLoader<number, Pet | undefined>(
-    tracing,
-    (loads) => tracing.onBehalfOf(askersOf(loads), () => readPetsById(keysOf(loads))),
+    (loads) => tracing.databaseCall(askersOf(loads), READ_PETS, () => readPetsById(keysOf(loads))),
     MAX_IDS_PER_LOOKUP,
   );
 
@@ -180,7 +191,7 @@ export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OF
    * after the last of those requests arrived, so each still gets what the database held after
    * it asked. Different pages of one turn are read side by side, each failing on its own.
    */
-  const listPets = sharedLoader<PageQuery, Page>(tracing, (loads) => {
+  const listPets = sharedLoader<PageQuery, Page>((loads) => {
     const pages = new Map<string, PageRead>();
     const pageOfLoad = loads.map(({ key: query, askedFor }) => {
       const key = `${query.status} ${query.afterId} ${query.limit}`;
@@ -193,7 +204,9 @@ export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OF
       return page;
     });
     for (const page of pages.values()) {
-      page.read = tracing.onBehalfOf(page.askers, () => readPage(page.query)).catch(asError);
+      page.read = tracing
+        .databaseCall(page.askers, READ_PETS, () => readPage(page.query))
+        .catch(asError);
     }
     return Promise.all(pageOfLoad.map((page) => page.read as Promise<Page | Error>));
   });
@@ -224,33 +237,29 @@ export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OF
    * connection) would fail them all anyway; the only failure one row can cause is ids running
    * out at 2^53 − 1, where the creates of that turn that would still have fitted fail too.
    */
-  const createPet = sharedLoader<NewPet, Pet>(
-    tracing,
-    async (loads) => {
-      const pets = keysOf(loads);
-      const rows = await tracing.onBehalfOf(askersOf(loads), () => insertPets(pets));
-      const created = new Map<string, Pet[]>();
-      for (const pet of rows.map(toPet)) {
-        const key = valuesOf(pet);
-        const same = created.get(key);
-        if (same) same.push(pet);
-        else created.set(key, [pet]);
-      }
-      return pets.map(
-        (pet) =>
-          created.get(valuesOf(pet))?.shift() ?? new Error('An inserted pet was not returned.'),
-      );
-    },
-    MAX_PETS_PER_INSERT,
-  );
+  const createPet = sharedLoader<NewPet, Pet>(async (loads) => {
+    const pets = keysOf(loads);
+    const rows = await tracing.databaseCall(askersOf(loads), INSERT_PETS, () => insertPets(pets));
+    const created = new Map<string, Pet[]>();
+    for (const pet of rows.map(toPet)) {
+      const key = valuesOf(pet);
+      const same = created.get(key);
+      if (same) same.push(pet);
+      else created.set(key, [pet]);
+    }
+    return pets.map(
+      (pet) =>
+        created.get(valuesOf(pet))?.shift() ?? new Error('An inserted pet was not returned.'),
+    );
+  }, MAX_PETS_PER_INSERT);
 
   /**
    * The records of the keys of one turn's idempotent creates. Prisma reads the `findUnique`
-   * calls of one tick with one statement by itself, in the async context of the first: so they
-   * are made together here, on behalf of every request that asked.
+   * calls of one tick with one statement by itself: so they are made together here, as one
+   * call on behalf of every request that asked.
    */
-  const findRecord = sharedLoader<IdempotencyClaim, RecordRow | null>(tracing, (loads) =>
-    tracing.onBehalfOf(askersOf(loads), () =>
+  const findRecord = sharedLoader<IdempotencyClaim, RecordRow | null>((loads) =>
+    tracing.databaseCall(askersOf(loads), READ_RECORDS, () =>
       Promise.all(
         keysOf(loads).map(({ scope, key }) =>
           db.idempotencyRecord
@@ -261,12 +270,15 @@ export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OF
     ),
   );
 
-  async function replay(claim: IdempotencyClaim): Promise<IdempotentCreateResult | undefined> {
-    const record = await findRecord(claim);
+  async function replay(
+    claim: IdempotencyClaim,
+    askedFor: RequestTrace,
+  ): Promise<IdempotentCreateResult | undefined> {
+    const record = await findRecord(claim, askedFor);
     if (!record || Date.now() - record.createdAt.getTime() > IDEMPOTENCY_RETENTION_MS)
       return undefined;
     if (record.requestHash !== claim.requestHash) return { outcome: 'conflict' };
-    const pet = await findPet(petIdOf(record.petId));
+    const pet = await findPet(petIdOf(record.petId), askedFor);
     return pet ? { outcome: 'replayed', pet } : undefined;
   }
 
@@ -277,27 +289,30 @@ export function createPetStore(db: DatabaseClient, tracing: Tracing = TRACING_OF
   async function createPetOnce(
     pet: NewPet,
     claim: IdempotencyClaim,
+    askedFor: RequestTrace = NO_TRACE,
   ): Promise<IdempotentCreateResult> {
-    const earlier = await replay(claim);
+    const earlier = await replay(claim, askedFor);
     if (earlier) return earlier;
     try {
       const created = await db.$transaction(async (tx) => {
         // Expired records only (this key's included, if it expired): a live record of this
         // key, committed by a concurrent request, must stay and make this insert fail.
-        await tx.idempotencyRecord.deleteMany({
-          where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_RETENTION_MS) } },
-        });
-        const row = await tx.pet.create({
-          data: toRow(pet),
-          select: PET_COLUMNS,
-        });
-        await tx.idempotencyRecord.create({ data: { ...claim, petId: row.id } });
+        const expiredBefore = new Date(Date.now() - IDEMPOTENCY_RETENTION_MS);
+        await tracing.databaseCall([askedFor], DELETE_RECORDS, () =>
+          tx.idempotencyRecord.deleteMany({ where: { createdAt: { lt: expiredBefore } } }),
+        );
+        const row = await tracing.databaseCall([askedFor], INSERT_PETS, () =>
+          tx.pet.create({ data: toRow(pet), select: PET_COLUMNS }),
+        );
+        await tracing.databaseCall([askedFor], INSERT_RECORD, () =>
+          tx.idempotencyRecord.create({ data: { ...claim, petId: row.id } }),
+        );
         return toPet(row);
       });
       return { outcome: 'created', pet: created };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const winner = await replay(claim);
+      const winner = await replay(claim, askedFor);
       if (winner) return winner;
       throw error;
     }

@@ -77,7 +77,10 @@ export function createPetsRouter(deps: PetsRouterDeps) {
           ]),
         };
       }
-      const page = await store.listPets({ status: query.status, afterId, limit: query.limit });
+      const page = await store.listPets(
+        { status: query.status, afterId, limit: query.limit },
+        contextOf(res).trace,
+      );
       const last = page.pets.at(-1);
       if (page.hasMore && last) {
         const params: Record<string, string> = { limit: String(query.limit) };
@@ -92,13 +95,14 @@ export function createPetsRouter(deps: PetsRouterDeps) {
       middleware: [jsonBody],
       handler: async ({ body, headers, req, res }) => {
         const key = headers['idempotency-key'];
+        const { trace } = contextOf(res);
         const result = key
-          ? await store.createPetOnce(body, {
-              scope: idempotencyScope(res),
-              key,
-              requestHash: hashOf(req.body),
-            })
-          : { outcome: 'created' as const, pet: await store.createPet(body) };
+          ? await store.createPetOnce(
+              body,
+              { scope: idempotencyScope(res), key, requestHash: hashOf(req.body) },
+              trace,
+            )
+          : { outcome: 'created' as const, pet: await store.createPet(body, trace) };
         if (key) deps.onIdempotentCreate(IDEMPOTENCY_OUTCOMES[result.outcome]);
         if (result.outcome === 'conflict') {
           return {
@@ -115,8 +119,8 @@ export function createPetsRouter(deps: PetsRouterDeps) {
       },
     },
 
-    getPet: async ({ params }) => {
-      const pet = await store.findPet(params.petId);
+    getPet: async ({ params, res }) => {
+      const pet = await store.findPet(params.petId, contextOf(res).trace);
       if (!pet) {
         return { status: 404, body: errorBody('not_found', `No pet has id ${params.petId}.`) };
       }

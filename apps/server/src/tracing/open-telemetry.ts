@@ -1,6 +1,6 @@
 /**
  * The server's tracing on OpenTelemetry (the contract is tracing.ts): a server span per request,
- * a client span per database statement and Redis command made for it, exported over OTLP/HTTP
+ * a client span per database call and Redis command made for it, exported over OTLP/HTTP
  * in batches. Only tracing.ts imports this file, and only when the environment asks for traces,
  * so no OpenTelemetry module is loaded otherwise.
  *
@@ -13,16 +13,16 @@
  *
  * The spans are made here from what the pipeline tells, not by auto-instrumentation: the
  * pipeline knows each request's route and operation, and the batching stage's shared work needs
- * recording in several traces at once, which no instrumentation of a library knows about.
+ * recording in several traces at once, which no instrumentation of a library knows about. No
+ * context manager is registered: every span is started with its parent given (tracing.ts says
+ * why nothing is carried in an async context).
  */
 
 import type { ServerResponse } from 'node:http';
-import { databaseProvider, type QueryEvent } from '@animal-store/db';
+import { databaseProvider } from '@animal-store/db';
 import {
   type Attributes,
   type Context,
-  context as contexts,
-  createContextKey,
   type DiagLogger,
   DiagLogLevel,
   defaultTextMapGetter,
@@ -35,7 +35,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   millisToHrTime,
   setGlobalErrorHandler,
@@ -58,7 +57,6 @@ import {
   ATTR_DB_NAMESPACE,
   ATTR_DB_OPERATION_NAME,
   ATTR_DB_QUERY_SUMMARY,
-  ATTR_DB_QUERY_TEXT,
   ATTR_DB_SYSTEM_NAME,
   ATTR_ERROR_TYPE,
   ATTR_EXCEPTION_STACKTRACE,
@@ -79,17 +77,16 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions';
 import type { Request } from 'express';
-import { LRUCache } from 'lru-cache';
 import { labelOf } from '../http/routes.js';
 import type { PlanName } from '../limits/plans.js';
 import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
 import type { Logger } from '../logger.js';
-import {
-  NO_TRACE,
-  type RequestTrace,
-  type TracedDependencies,
-  type TracedRequest,
-  type Tracing,
+import type {
+  DatabaseCall,
+  RequestTrace,
+  TracedDependencies,
+  TracedRequest,
+  Tracing,
 } from './tracing.js';
 
 /** `service.name` unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES` says otherwise. */
@@ -100,11 +97,8 @@ const ATTR_REQUEST_ID = 'animal_store.request_id';
 const ATTR_OPERATION = 'animal_store.operation';
 const ATTR_RATE_LIMIT_OUTCOME = 'animal_store.rate_limit.outcome';
 const ATTR_RATE_LIMIT_PLAN = 'animal_store.rate_limit.plan';
-/** How many requests one statement or Redis command served: the batching stage's sharing. */
+/** How many requests one database call or Redis command served: the batching stage's sharing. */
 const ATTR_BATCH_SIZE = 'animal_store.batch.size';
-
-/** A statement's text is recorded up to this length: one insert of a turn's creates runs long. */
-const MAX_QUERY_TEXT_LENGTH = 2_048;
 
 /** How often to say that spans could not be exported: once per outage, then once a minute. */
 const EXPORT_FAILURE_LOG_INTERVAL_MS = 60_000;
@@ -122,21 +116,6 @@ const KNOWN_METHODS = new Set([
   'QUERY',
   'TRACE',
 ]);
-
-/**
- * The requests whose work runs in a context, of which the `recorded` (sampled) ones get spans,
- * and how many shared it in all.
- */
-interface Audience {
-  readonly recorded: readonly RecordedRequest[];
-  readonly size: number;
-}
-
-const AUDIENCE = createContextKey('animal-store requests whose work runs');
-
-function audienceOf(context: Context): Audience | undefined {
-  return context.getValue(AUDIENCE) as Audience | undefined;
-}
 
 /**
  * What an error says about itself, for an exception event: its type and the frames of its
@@ -171,25 +150,18 @@ function markFailed(span: Span, error: unknown) {
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
-/** A sampled request: its server span, and the context its work runs in. */
+/** A sampled request: its server span, the parent of the spans of the calls made for it. */
 class RecordedRequest implements RequestTrace {
   readonly span: Span;
-  /** The server span, and this request alone as the audience of what runs in it. */
   readonly context: Context;
 
   constructor(span: Span) {
     this.span = span;
-    this.context = trace
-      .setSpan(ROOT_CONTEXT, span)
-      .setValue(AUDIENCE, { recorded: [this], size: 1 } satisfies Audience);
+    this.context = trace.setSpan(ROOT_CONTEXT, span);
   }
 
   get traceId(): string {
     return this.span.spanContext().traceId;
-  }
-
-  within<T>(work: () => T): T {
-    return contexts.with(this.context, work);
   }
 
   admitted(outcome: AdmissionOutcome, plan: PlanName): void {
@@ -222,20 +194,12 @@ class RecordedRequest implements RequestTrace {
   }
 }
 
-/**
- * A request the sampler left out: nothing is recorded, but its trace id still goes in its log
- * line, and its work runs in a context of its own, so that none of it lands in the trace of a
- * sampled request it was batched with.
- */
+/** A request the sampler left out: nothing is recorded, but its trace id goes in its log line. */
 class UnrecordedRequest implements RequestTrace {
   readonly traceId: string;
 
   constructor(traceId: string) {
     this.traceId = traceId;
-  }
-
-  within<T>(work: () => T): T {
-    return contexts.with(ROOT_CONTEXT, work);
   }
 
   admitted(): void {}
@@ -280,25 +244,6 @@ function serverSpanName(req: Request, { target }: TracedRequest): string {
   return 'route' in target ? `${shown} ${target.route}` : shown;
 }
 
-/** An SQL identifier, quoted or not, possibly after its schema (`"main"."pets"`). */
-const IDENTIFIER = String.raw`(?:"[^"]*"|\x60[^\x60]*\x60|\w+)`;
-const TABLE_AFTER = new RegExp(
-  String.raw`\b(?:from|into|update|join)\s+(${IDENTIFIER}(?:\s*\.\s*${IDENTIFIER})?)`,
-  'i',
-);
-
-/** `SELECT pets`: a statement's operation and first table, what its span is named by. */
-function statementSummary(sql: string) {
-  const operation = /^\s*([a-z]+)/i.exec(sql)?.[1]?.toUpperCase();
-  const qualified = TABLE_AFTER.exec(sql)?.[1];
-  const table = qualified
-    ?.split('.')
-    .at(-1)
-    ?.trim()
-    .replace(/^["\x60]|["\x60]$/g, '');
-  return { operation, table, summary: [operation, table].filter(Boolean).join(' ') };
-}
-
 /** What every span of a call to one dependency says of where it went. */
 function databaseAttributes(databaseUrl: string): Attributes {
   const system = databaseProvider(databaseUrl);
@@ -312,44 +257,23 @@ function databaseAttributes(databaseUrl: string): Attributes {
   };
 }
 
-/** A statement's span: its name and attributes, which its text alone decides. */
-interface StatementDescription {
+/** A call's span: its name and attributes, which the call alone decides. */
+interface CallDescription {
   name: string;
   attributes: Attributes;
 }
 
 /**
- * How much statement text the descriptions kept may hold, in characters. The server sends a few
- * dozen statement texts, but the lookups by id and the inserts of a turn differ by their count of
- * placeholders (up to 999 ids, 1,000 rows): the longest are not kept, and the rest at most fill
- * this, so the cache holds a megabyte or two at most.
+ * Span descriptions by name, each worked out once: the names are the code's constants (a
+ * handful of database calls, two Redis commands), so the map stays as small as they are few.
  */
-const DESCRIBED_TEXT_CHARS = 1_000_000;
-const LONGEST_DESCRIBED_TEXT_CHARS = 16_384;
-
-/**
- * Describes statements by their text, each text once: matching a statement's text costs more
- * than the span it names, and a sampled request of a turn meets the texts its neighbours did.
- */
-function statementDescriber(database: Attributes): (sql: string) => StatementDescription {
-  const described = new LRUCache<string, StatementDescription>({
-    maxSize: DESCRIBED_TEXT_CHARS,
-    maxEntrySize: LONGEST_DESCRIBED_TEXT_CHARS,
-    sizeCalculation: (_description, sql) => sql.length,
-  });
-  return (sql) => {
-    let description = described.get(sql);
+function descriptionsByName() {
+  const described = new Map<string, CallDescription>();
+  return (name: string, attributesOf: () => Attributes): CallDescription => {
+    let description = described.get(name);
     if (!description) {
-      const { operation, table, summary } = statementSummary(sql);
-      const attributes: Attributes = {
-        ...database,
-        [ATTR_DB_QUERY_TEXT]: sql.slice(0, MAX_QUERY_TEXT_LENGTH),
-      };
-      if (operation) attributes[ATTR_DB_OPERATION_NAME] = operation;
-      if (table) attributes[ATTR_DB_COLLECTION_NAME] = table;
-      if (summary) attributes[ATTR_DB_QUERY_SUMMARY] = summary;
-      description = { name: summary || String(database[ATTR_DB_SYSTEM_NAME]), attributes };
-      described.set(sql, description);
+      description = { name, attributes: attributesOf() };
+      described.set(name, description);
     }
     return description;
   };
@@ -363,15 +287,6 @@ function redisAttributes(redisUrl: string | undefined): Attributes {
     [ATTR_SERVER_ADDRESS]: url.hostname,
     [ATTR_SERVER_PORT]: Number(url.port || 6379),
   };
-}
-
-/** A call to the database or Redis, timed by `performance.now()`. */
-interface DependencyCall {
-  name: string;
-  attributes: Attributes;
-  startedAt: number;
-  endedAt: number;
-  error?: unknown;
 }
 
 /**
@@ -388,17 +303,48 @@ function onWallClock(): (time: number) => HrTime {
  * attributes are set on the started span, not passed to `startSpan`, which would check them
  * twice (for the sampler, then for the span) though a child of a sampled span is always sampled.
  */
-function recordCall(tracer: Tracer, audience: Audience, call: DependencyCall) {
+function recordCall(
+  tracer: Tracer,
+  { name, attributes }: CallDescription,
+  served: { recorded: readonly RecordedRequest[]; size: number },
+  timing: { startedAt: number; endedAt: number; error?: unknown },
+) {
   const dated = onWallClock();
-  const startTime = dated(call.startedAt);
-  const endTime = dated(call.endedAt);
-  for (const request of audience.recorded) {
-    const span = tracer.startSpan(call.name, { kind: SpanKind.CLIENT, startTime }, request.context);
-    span.setAttributes(call.attributes);
-    span.setAttribute(ATTR_BATCH_SIZE, audience.size);
-    if (call.error !== undefined) markFailed(span, call.error);
+  const startTime = dated(timing.startedAt);
+  const endTime = dated(timing.endedAt);
+  for (const request of served.recorded) {
+    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime }, request.context);
+    span.setAttributes(attributes);
+    span.setAttribute(ATTR_BATCH_SIZE, served.size);
+    if (timing.error !== undefined) markFailed(span, timing.error);
     span.end(endTime);
   }
+}
+
+/**
+ * Makes a call for `requests`, timed and recorded in the trace of each sampled one; made as is
+ * when none is sampled, as most are under a sampling ratio.
+ */
+function tracedCall<T>(
+  tracer: Tracer,
+  requests: readonly RequestTrace[],
+  describe: () => CallDescription,
+  send: () => PromiseLike<T>,
+): Promise<T> {
+  const recorded = requests.filter((request) => request instanceof RecordedRequest);
+  if (recorded.length === 0) return Promise.resolve(send());
+  const served = { recorded, size: requests.length };
+  const startedAt = performance.now();
+  return Promise.resolve(send()).then(
+    (reply) => {
+      recordCall(tracer, describe(), served, { startedAt, endedAt: performance.now() });
+      return reply;
+    },
+    (error: unknown) => {
+      recordCall(tracer, describe(), served, { startedAt, endedAt: performance.now(), error });
+      throw error;
+    },
+  );
 }
 
 /** OpenTelemetry's own warnings (a bad variable, spans dropped from a full queue) in our log. */
@@ -461,7 +407,6 @@ export async function openTelemetryTracing(
   const reportExportFailure = exportFailureReporter(logger);
   diag.setLogger(diagnosticsLogger(logger), { logLevel: DiagLogLevel.WARN });
   setGlobalErrorHandler(reportExportFailure);
-  contexts.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: DEFAULT_SERVICE_NAME }))
@@ -475,8 +420,18 @@ export async function openTelemetryTracing(
   const database = databaseAttributes(dependencies.databaseUrl);
   const redis = redisAttributes(dependencies.redisUrl);
 
-  const currentAudience = () => audienceOf(contexts.active());
-  const describeStatement = statementDescriber(database);
+  const described = descriptionsByName();
+  const describeDatabaseCall = ({ operation, table }: DatabaseCall) => {
+    const summary = `${operation} ${table}`;
+    return described(summary, () => ({
+      ...database,
+      [ATTR_DB_OPERATION_NAME]: operation,
+      [ATTR_DB_COLLECTION_NAME]: table,
+      [ATTR_DB_QUERY_SUMMARY]: summary,
+    }));
+  };
+  const describeRedisCommand = (name: string) =>
+    described(name, () => ({ ...redis, [ATTR_DB_OPERATION_NAME]: name }));
 
   return {
     requestStarted(req, request) {
@@ -495,57 +450,12 @@ export async function openTelemetryTracing(
       return new RecordedRequest(span);
     },
 
-    currentRequest() {
-      const audience = currentAudience();
-      return audience?.size === 1 ? (audience.recorded[0] ?? NO_TRACE) : NO_TRACE;
+    databaseCall(requests, call, send) {
+      return tracedCall(tracer, requests, () => describeDatabaseCall(call), send);
     },
 
-    onBehalfOf<T>(requests: readonly RequestTrace[], work: () => PromiseLike<T>) {
-      const recorded = requests.filter((request) => request instanceof RecordedRequest);
-      // Always a context of its own: the work may have been scheduled from one of the requests'.
-      const context =
-        recorded.length === 0
-          ? ROOT_CONTEXT
-          : ROOT_CONTEXT.setValue(AUDIENCE, { recorded, size: requests.length });
-      // Awaited within the context: a Prisma query awaited outside would be sent from there.
-      return contexts.with(
-        context,
-        () => new Promise<T>((resolve, reject) => work().then(resolve, reject)),
-      );
-    },
-
-    statementFinished(event: QueryEvent) {
-      const audience = currentAudience();
-      if (!audience) return;
-      const { name, attributes } = describeStatement(event.sql);
-      recordCall(tracer, audience, {
-        name,
-        attributes,
-        startedAt: event.startedAt,
-        endedAt: event.startedAt + event.durationMs,
-        error: event.failed ? event.error : undefined,
-      });
-    },
-
-    async redisCommand(name, send) {
-      const audience = currentAudience();
-      if (!audience) return send();
-      const startedAt = performance.now();
-      const attributes = { ...redis, [ATTR_DB_OPERATION_NAME]: name };
-      try {
-        const reply = await send();
-        recordCall(tracer, audience, { name, attributes, startedAt, endedAt: performance.now() });
-        return reply;
-      } catch (error) {
-        recordCall(tracer, audience, {
-          name,
-          attributes,
-          startedAt,
-          endedAt: performance.now(),
-          error,
-        });
-        throw error;
-      }
+    redisCommand(requests, name, send) {
+      return tracedCall(tracer, requests, () => describeRedisCommand(name), send);
     },
 
     async shutdown(deadlineMs) {

@@ -3,22 +3,20 @@
  * (docs/operations.md, "Tracing", says what each span means).
  *
  * The pipeline reports each request to a `RequestTrace` (its target, its admission, a failure,
- * its end) and the work done for it, database statements and Redis commands, to the `Tracing`
- * it was started from. Unless OpenTelemetry's standard variables ask for traces, that is
- * `TRACING_OFF`, whose every call does nothing, and no OpenTelemetry module is loaded: the
- * implementation (open-telemetry.ts) is imported by `startTracing` only once they do.
+ * its end), and each call to a dependency, a database call or a Redis command, to the `Tracing`
+ * it was started from, with the requests the call is made for. Unless OpenTelemetry's standard
+ * variables ask for traces, that is `TRACING_OFF`, whose every call does nothing, and no
+ * OpenTelemetry module is loaded: the implementation (open-telemetry.ts) is imported by
+ * `startTracing` only once they do.
  *
- * What it relies on:
- * - Work done for a request runs in its async context. `RequestTrace.within` enters it, and
- *   whatever resumes several requests from one callback (the batching stage) resumes each
- *   through its own `within`, or the next one's statements would land in the first one's trace.
- * - Work shared by the requests of one turn (a DataLoader's statement, a Redis script call that
- *   decides a subject's requests together) runs in `onBehalfOf(those requests)`: it is recorded
- *   in each one's trace, with how many requests shared it, so no trace shows a request waiting
- *   alone for a statement it shared. Who asked is taken with `currentRequest()` when asking.
+ * What it relies on: whoever calls a dependency names the requests it calls it for. Nothing is
+ * carried in an async context: on Node 20 carrying one costs every promise of the process a
+ * hook, a tenth of the server's throughput, whether a request is sampled or not. So a call shared
+ * by the requests of one turn (a DataLoader's batch, a Redis script call that decides a
+ * subject's requests together) is recorded in each one's trace, with how many requests shared
+ * it, and no trace shows a request waiting alone for work it shared.
  */
 import type { ServerResponse } from 'node:http';
-import type { QueryEvent } from '@animal-store/db';
 import type { Request } from 'express';
 import type { RequestTarget } from '../http/routes.js';
 import type { PlanName } from '../limits/plans.js';
@@ -36,8 +34,6 @@ export interface TracedRequest {
 export interface RequestTrace {
   /** The trace it is recorded in (the caller's, or one the server began); none while off. */
   readonly traceId: string | undefined;
-  /** Runs `work` as this request's: the statements and Redis commands it makes land here. */
-  within<T>(work: () => T): T;
   /** Admission counted the request, under `plan`, and decided `outcome`. */
   admitted(outcome: AdmissionOutcome, plan: PlanName): void;
   /** The request fails on the server's side (a 5xx) because of `error`. */
@@ -46,27 +42,34 @@ export interface RequestTrace {
   ended(res: ServerResponse): void;
 }
 
+/**
+ * A database call, as its span names it: the operation and the table, the query summary of
+ * OpenTelemetry's database conventions (`SELECT pets`).
+ */
+export interface DatabaseCall {
+  operation: 'SELECT' | 'INSERT' | 'DELETE';
+  table: string;
+}
+
 export interface Tracing {
   /** Begins a request's trace, once its target is known: the server span, named by its route. */
   requestStarted(req: Request, request: TracedRequest): RequestTrace;
-  /** The request whose work runs now: whom a load of a shared statement is asked for. */
-  currentRequest(): RequestTrace;
   /**
-   * Runs `work` for all of `requests` at once: each statement and Redis command it makes is
-   * recorded in every one's trace, with how many requests shared it. What `work` returns is
-   * awaited at once, within: a Prisma query is sent only once awaited.
+   * Makes the database call `send` for all of `requests` at once, recorded as `call` in every
+   * one's trace, with how many requests shared it. Not an async function where nothing is
+   * recorded: it would wrap each call's promise in one more.
    */
-  onBehalfOf<T>(requests: readonly RequestTrace[], work: () => PromiseLike<T>): Promise<T>;
-  /**
-   * The database client's statement observer (`onQuery`), told in the async context of the
-   * call that sent the statement: recorded in the traces of the requests whose work runs.
-   */
-  statementFinished(event: QueryEvent): void;
-  /**
-   * Sends a Redis command with `send`, recorded in the traces of the requests whose work runs:
-   * the current one, or those of `onBehalfOf`.
-   */
-  redisCommand<T>(name: string, send: () => Promise<T>): Promise<T>;
+  databaseCall<T>(
+    requests: readonly RequestTrace[],
+    call: DatabaseCall,
+    send: () => PromiseLike<T>,
+  ): Promise<T>;
+  /** Sends the Redis command `name` with `send` for `requests`, recorded as a database call is. */
+  redisCommand<T>(
+    requests: readonly RequestTrace[],
+    name: string,
+    send: () => Promise<T>,
+  ): Promise<T>;
   /** Exports the spans still queued, giving up after `deadlineMs`. */
   shutdown(deadlineMs: number): Promise<void>;
 }
@@ -74,7 +77,6 @@ export interface Tracing {
 /** A request's trace while tracing is off: nothing is recorded. */
 export const NO_TRACE: RequestTrace = {
   traceId: undefined,
-  within: (work) => work(),
   admitted() {},
   failed() {},
   ended() {},
@@ -83,11 +85,8 @@ export const NO_TRACE: RequestTrace = {
 /** No traces: what the server runs with unless OpenTelemetry's variables ask for them. */
 export const TRACING_OFF: Tracing = {
   requestStarted: () => NO_TRACE,
-  currentRequest: () => NO_TRACE,
-  // Not an async function: it would wrap each shared statement's promise in one more.
-  onBehalfOf: (_requests, work) => Promise.resolve(work()),
-  statementFinished() {},
-  redisCommand: (_name, send) => send(),
+  databaseCall: (_requests, _call, send) => Promise.resolve(send()),
+  redisCommand: (_requests, _name, send) => send(),
   shutdown: async () => {},
 };
 
