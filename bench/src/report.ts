@@ -80,6 +80,34 @@ function flaggedLines(runs: readonly TargetRun[]): string[] {
 }
 
 /**
+ * Each round's req/s, in the order run, and, for a comparison, our round over the compared
+ * server's round that ran beside it: how far the rounds spread around the medians above.
+ */
+function roundsTable(runs: readonly TargetRun[], rounds: number, compared?: TargetRun): string[] {
+  if (rounds < 2) return [];
+  const scenarios = runs[0]?.scenarios.map((result) => result.scenario) ?? [];
+  const head = [
+    'scenario',
+    'server',
+    ...Array.from({ length: rounds }, (_, i) => `round ${i + 1}`),
+  ];
+  const align = head.map((_, i) => (i < 2 ? 'left' : 'right') as 'left' | 'right');
+  const rows: string[][] = [];
+  for (const scenario of scenarios) {
+    const comparedRates = compared?.roundRates[scenario];
+    runs.forEach((run, index) => {
+      const rates = run.roundRates[scenario] ?? [];
+      const label = index === 0 ? `**${scenario}**` : '';
+      rows.push([label, run.target.name, ...rates.map(integer)]);
+      if (!comparedRates || run === compared || run.target.isBaseline) return;
+      const paired = rates.map((rate, round) => ratio(rate, comparedRates[round] ?? 0));
+      rows.push(['', `${run.target.name} ÷ ${compared.target.name}`, ...paired]);
+    });
+  }
+  return ["Each round's req/s, in the order run:", '', table(head, align, rows), ''];
+}
+
+/**
  * The scenario table: one row per scenario and server, the servers of a scenario together so
  * that before and after sit side by side. Throughput is also given as a ratio of the bare
  * baseline's in the same run, which carries from machine to machine where req/s do not.
@@ -154,6 +182,7 @@ export function renderScenarioReport(
       `Peak RSS is the server's ${sampled ? 'RSS sampled every 100 ms' : 'VmHWM, reset before each scenario'}. ` +
       'Latency percentiles count 2xx answers only.',
     '',
+    ...roundsTable(runs, header.rounds, compared),
     ...(flagged.length > 0
       ? [`${FLAG} Scenarios with non-2xx answers or connection errors:`, ...flagged]
       : ['No scenario had a non-2xx answer or a connection error.']),

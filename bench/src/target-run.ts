@@ -23,6 +23,8 @@ export interface TargetRun {
   seedSeconds: number;
   idleRssBytes: number;
   scenarios: ScenarioResult[];
+  /** Each round's req/s by scenario, in the order run: the spread the median hides. */
+  roundRates: Partial<Record<ScenarioName, number[]>>;
 }
 
 /** Starts the target on a fresh database and seeds it with SEED_PETS pets through its API. */
@@ -57,7 +59,7 @@ export async function benchTargets(
   for (const target of targets) {
     const seeded = await startSeeded(target);
     const { seedSeconds, idleRssBytes } = seeded;
-    runs.push({ target, seeded, seedSeconds, idleRssBytes, scenarios: [] });
+    runs.push({ target, seeded, seedSeconds, idleRssBytes, scenarios: [], roundRates: {} });
   }
   for (const scenario of scenarios) {
     const measured = runs.map((): ScenarioResult[] => []);
@@ -71,7 +73,9 @@ export async function benchTargets(
       }
     }
     for (const [index, run] of runs.entries()) {
-      run.scenarios.push(medianRound(measured[index] ?? []));
+      const results = measured[index] ?? [];
+      run.scenarios.push(medianRound(results));
+      run.roundRates[scenario] = results.map((result) => result.requestsPerSecond);
     }
   }
   for (const run of runs) await run.seeded.started.server.stop();
