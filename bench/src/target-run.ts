@@ -9,6 +9,7 @@ import { type LoadShape, measureScenario, type ScenarioResult } from './scenario
 import type { ScenarioInputs, ScenarioName } from './scenarios.js';
 import { SEED_PETS, seedPets } from './seeding.js';
 import type { BenchTarget, StartedTarget } from './targets.js';
+import { inTurnOrder } from './turn-order.js';
 
 export interface SeededTarget {
   started: StartedTarget;
@@ -45,9 +46,10 @@ export async function startSeeded(target: BenchTarget): Promise<SeededTarget> {
 /**
  * Every scenario against every target, `rounds` times. All targets are started and seeded
  * first; then each scenario runs against each target in turn, one at a time (on a small machine
- * two under load would measure each other), round after round, so that a drift in the machine's
- * speed over the minutes of a run touches every target's numbers for a scenario alike. Each
- * target's median round is kept (see medianRound). The targets are stopped at the end.
+ * two under load would measure each other), round after round in alternating order (inTurnOrder),
+ * so that a drift in the machine's speed over the minutes of a run touches every target's
+ * numbers for a scenario alike. Each target's median round is kept (see medianRound). The
+ * targets are stopped at the end.
  */
 export async function benchTargets(
   targets: readonly BenchTarget[],
@@ -65,7 +67,7 @@ export async function benchTargets(
     const measured = runs.map((): ScenarioResult[] => []);
     for (let round = 1; round <= rounds; round++) {
       const roundLabel = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
-      for (const [index, run] of runs.entries()) {
+      for (const [index, run] of inTurnOrder(runs, round)) {
         if (cleaningUp()) throw new Error('interrupted');
         progress(`${run.target.name}: ${scenario}${roundLabel}`);
         const { started, inputs } = run.seeded;
