@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { freePort } from '@animal-store/local-ports';
 import { BENCH_QUOTA, createEnterpriseKey } from './api-keys.js';
 import { type DatabaseKind, freshDatabaseUrl, freshSqliteFile } from './databases.js';
-import { freePort } from './ports.js';
 import { BENCH_ROOT } from './repository.js';
 import { type RunningServer, startServer } from './server-process.js';
 

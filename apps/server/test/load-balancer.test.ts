@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createPrismaClient } from '@animal-store/db';
+import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  freePort,
   type LiveServer,
   ROOMY,
   startLiveServer,

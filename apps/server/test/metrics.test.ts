@@ -6,13 +6,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 import { sendRaw } from './support/raw-http.js';
 import { startRedisServer } from './support/redis-process.js';
 import {
   createRoomyKey,
-  freePort,
   killLeftoverServers,
   runKeys,
   type ServerProcess,

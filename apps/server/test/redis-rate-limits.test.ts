@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { freePort } from '@animal-store/local-ports';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../src/limits/memory-store.js';
@@ -10,12 +11,7 @@ import { dayWindow, minuteWindow } from '../src/limits/windows.js';
 import { createLogger } from '../src/logger.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 import { startRedisServer } from './support/redis-process.js';
-import {
-  freePort,
-  killLeftoverServers,
-  runKeys,
-  startServerProcess,
-} from './support/server-process.js';
+import { killLeftoverServers, runKeys, startServerProcess } from './support/server-process.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 import { startTestServer } from './support/test-server.js';
 import { SHARED_REDIS_URL } from './support/test-services.js';

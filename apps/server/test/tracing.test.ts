@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
+import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/keys/api-key-store.js';
 import {
@@ -25,7 +26,6 @@ import {
 import { sendTogetherTo } from './support/raw-http.js';
 import {
   createRoomyKey,
-  freePort,
   killLeftoverServers,
   type ServerProcess,
   startServerProcess,

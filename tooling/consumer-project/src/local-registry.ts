@@ -7,9 +7,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '@animal-store/local-ports';
 
 export interface LocalRegistry {
   /** Its address, e.g. `http://127.0.0.1:41234/` (with the trailing slash npm writes). */
@@ -29,15 +29,6 @@ export interface Packument {
 }
 
 const USER = { name: 'release-rehearsal', password: 'rehearsal-only-password' };
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
-}
 
 async function verdaccioExecutable(): Promise<string> {
   const manifestPath = createRequire(import.meta.url).resolve('verdaccio/package.json');

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../testing/live-server.js';
+import { freePort } from '@animal-store/local-ports';
 import { findSystemTool } from '../../testing/system-tool.js';
 
 const findHaproxy = () =>

@@ -1,12 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../testing/live-server.js';
+import { freePort } from '@animal-store/local-ports';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KEYS = fileURLToPath(new URL('../../src/keys/cli.ts', import.meta.url));
-
-export { freePort };
 
 export interface ServerProcess {
   child: ChildProcess;

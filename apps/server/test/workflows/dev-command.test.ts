@@ -6,8 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../testing/live-server.js';
 import { eventually } from '../support/eventually.js';
 import {
   type ForegroundCommand,

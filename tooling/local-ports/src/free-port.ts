@@ -1,0 +1,46 @@
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+
+/** Where Linux says its ephemeral range starts; 32768 is its default, and below macOS's 49152. */
+const EPHEMERAL_RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
+const DEFAULT_EPHEMERAL_START = 32_768;
+/** Above the ports of the services a test meets (PostgreSQL, Redis, an OTLP receiver). */
+const LOWEST = 20_000;
+const ATTEMPTS = 200;
+
+/**
+ * A port on 127.0.0.1, free now, for a process the caller starts next (or restarts on the same
+ * port, behind a balancer that knows it).
+ *
+ * Relies on the port lying below the kernel's ephemeral range: the kernel hands ports of that
+ * range to every `listen(0)` and every outgoing connection, so a port taken from `listen(0)` and
+ * closed can go to any client socket of a test running in parallel before the server binds it (a
+ * CI run lost an instance so, with EADDRINUSE). Below the range, only another caller of this
+ * function can pick it, at random, in the moment before its process binds.
+ */
+export async function freePort(): Promise<number> {
+  const end = await ephemeralRangeStart();
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const port = LOWEST + Math.floor(Math.random() * (end - LOWEST));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 between ${LOWEST} and ${end}`);
+}
+
+async function ephemeralRangeStart(): Promise<number> {
+  const range = await readFile(EPHEMERAL_RANGE, 'utf8').catch(() => '');
+  const start = Number(range.trim().split(/\s+/)[0]);
+  return Number.isInteger(start) && start > LOWEST + 1_000 ? start : DEFAULT_EPHEMERAL_START;
+}
+
+async function canListen(port: number): Promise<boolean> {
+  const probe = createServer();
+  try {
+    await once(probe.listen(port, '127.0.0.1'), 'listening');
+  } catch {
+    return false;
+  }
+  await new Promise((resolve) => probe.close(resolve));
+  return true;
+}
