@@ -9,6 +9,9 @@ const DEFAULT_EPHEMERAL_START = 32_768;
 const LOWEST = 20_000;
 const ATTEMPTS = 200;
 
+/** Read once per process: a test file asks for many ports, the range does not change meanwhile. */
+let ephemeralStart: Promise<number> | undefined;
+
 /**
  * A port on 127.0.0.1, free now, for a process the caller starts next (or restarts on the same
  * port, behind a balancer that knows it).
@@ -20,7 +23,8 @@ const ATTEMPTS = 200;
  * function can pick it, at random, in the moment before its process binds.
  */
 export async function freePort(): Promise<number> {
-  const end = await ephemeralRangeStart();
+  ephemeralStart ??= ephemeralRangeStart();
+  const end = await ephemeralStart;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const port = LOWEST + Math.floor(Math.random() * (end - LOWEST));
     if (await canListen(port)) return port;

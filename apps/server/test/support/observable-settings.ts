@@ -3,7 +3,6 @@
  * whose effect a client can see: a metrics listener, a browser origin allowed in, a quieter log,
  * a keep-alive deadline. A command that drops one on the way to the server fails its check.
  */
-
 import { freePort } from '@animal-store/local-ports';
 import { expect } from 'vitest';
 
