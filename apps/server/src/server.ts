@@ -7,7 +7,12 @@ import type { TrustedProxies } from './access/client-address.js';
 import { createApp } from './app.js';
 import { type ConnectionResponses, trackConnectionResponses } from './http/connection-responses.js';
 import { expressBornMessages } from './http/express-messages.js';
-import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, MAX_HEADER_BYTES } from './http/limits.js';
+import {
+  type ClientTimeouts,
+  DEFAULT_CLIENT_TIMEOUTS,
+  MAX_HEADER_BYTES,
+  MAX_HEADER_LINES,
+} from './http/limits.js';
 import { answerParserError, owedAnswers } from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
@@ -74,6 +79,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
   // with this switch (long-standing in Node, though undeclared in its types) it answers them,
   // then closes.
   Object.assign(server, { httpAllowHalfOpen: true });
+  server.maxHeadersCount = MAX_HEADER_LINES;
   server.on('request', readToEndIfBodiless);
   const responses = trackConnectionResponses(server);
   responsesOf.set(server, responses);

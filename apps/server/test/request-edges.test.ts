@@ -182,6 +182,45 @@ describe('Requests at the edges of HTTP', () => {
     expectErrorBody(res, 431, 'headers_too_large');
   });
 
+  it('a header after a thousand others is still read: the API key among them is honoured', async () => {
+    const others = Array.from({ length: 1_100 }, (_, i) => `X-F${i}:\r\n`).join('');
+    const res = await sendRaw(
+      api.port,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\n${others}${auth()}Connection: close\r\n\r\n`,
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('more header lines than 16 KiB holds are 431, not cut off unseen', async () => {
+    // Four bytes a line on the wire: 5,000 of them are 20,000 bytes of headers.
+    const lines = 'a:\r\n'.repeat(5_000);
+    const res = await sendRaw(
+      api.port,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}${lines}Connection: close\r\n\r\n`,
+    );
+    expectErrorBody(res, 431, 'headers_too_large');
+  });
+
+  it('a body announced over 16 KiB is refused at once, without waiting for it', async () => {
+    // Announced far beyond what is sent: an answer after the body would never come.
+    const res = await sendRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: 99999999999\r\nConnection: close\r\n\r\n{}`,
+    );
+    expectErrorBody(res, 413, 'payload_too_large');
+  });
+
+  it('after a 413 for an announced body sent whole, the connection serves the next request', async () => {
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1, pad: 'x'.repeat(20_000) });
+    const [refused, next] = await exchangeRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`,
+    );
+    expect(refused?.status).toBe(413);
+    expect(next?.status).toBe(200);
+  });
+
   it('a limit or status after a thousand unknown parameters is still read', async () => {
     const unknown = Array.from({ length: 1_000 }, (_, i) => `u${i}=1`).join('&');
     for (const [query, code] of [

@@ -27,9 +27,11 @@ const parseJson = express.json({
 /** Reads a body of any type, only to learn whether a chunked one is empty. */
 const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
 
+const payloadTooLarge = () =>
+  new ApiError('payload_too_large', 'The request body is larger than 16 KiB.');
+
 const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
-  'entity.too.large': () =>
-    new ApiError('payload_too_large', 'The request body is larger than 16 KiB.'),
+  'entity.too.large': payloadTooLarge,
   'charset.unsupported': () =>
     new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
   'encoding.unsupported': () =>
@@ -61,6 +63,22 @@ function announcesEmptyBody(req: Request): boolean {
   );
 }
 
+/**
+ * A body announced larger than the limit, as sent, with no Content-Encoding (the limit is on
+ * the decoded body, which a compressed one's length does not tell). It is refused before any of
+ * it is read: body-parser would answer only once the whole body had arrived, and a client that
+ * announced more than it sends would wait for its answer until the request deadline. Node
+ * discards the unread body after the answer.
+ */
+function announcesOversizedBody(req: Request): boolean {
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase() ?? 'identity';
+  return (
+    encoding === 'identity' &&
+    req.headers['transfer-encoding'] === undefined &&
+    Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES
+  );
+}
+
 /** JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset is not decoded by guess. */
 function declaresOtherCharset(req: Request): boolean {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
@@ -78,6 +96,7 @@ export const jsonBody: RequestHandler = (req, res, next) => {
         new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
       );
     }
+    if (announcesOversizedBody(req)) return next(payloadTooLarge());
     parseJson(req, res, (error?: unknown) => {
       if (error === undefined && decodedToNothing.has(req)) req.body = undefined;
       next(error === undefined ? undefined : bodyError(error));

@@ -1,5 +1,11 @@
 /** Request headers over 16 KiB are refused with 431 by Node's own parser. */
 export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * The most header lines that fit in MAX_HEADER_BYTES as sent (`x:` and CRLF, four bytes each).
+ * Node keeps the first 1,000 by default and drops the rest unseen, an `Authorization` among
+ * them; keeping this many, a request with more is over the byte limit too, and refused.
+ */
+export const MAX_HEADER_LINES = MAX_HEADER_BYTES / 4;
 /** Request bodies over 16 KiB are refused with 413. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
