@@ -43,13 +43,21 @@ function quoteIdentifier(identifier) {
 }
 
 /**
+ * How long a connection of the migrations may take to open: a database that accepts connections
+ * and never answers (a hung server, a proxy in front of a dead one) fails a starting server
+ * rather than holding it silent forever. Statements get no deadline: a migration may rightly
+ * take minutes.
+ */
+const CONNECTION_DEADLINES = { connectTimeoutMs: 5_000 };
+
+/**
  * Runs `work` on one plain connection to `url`.
  * @template T
  * @param {string} url
  * @param {(client: pg.Client) => Promise<T>} work
  */
 async function withClient(url, work) {
-  const client = new pg.Client(postgresPoolConfig(url, {}));
+  const client = new pg.Client(postgresPoolConfig(url, CONNECTION_DEADLINES));
   await client.connect();
   try {
     return await work(client);
@@ -81,7 +89,7 @@ const createdConcurrently = (error) =>
  */
 export function postgresFlavor(url, { shadowDatabaseUrl } = {}) {
   const schema = postgresSchema(url);
-  const adapters = postgresAdapterFactory(url);
+  const adapters = postgresAdapterFactory(url, CONNECTION_DEADLINES);
   /** @type {Array<() => Promise<void>>} */
   const closers = [];
 
@@ -116,12 +124,14 @@ export function postgresFlavor(url, { shadowDatabaseUrl } = {}) {
           `DROP SCHEMA IF EXISTS ${quoteIdentifier(shadowSchema)} CASCADE; CREATE SCHEMA ${quoteIdentifier(shadowSchema)}`,
         ),
       );
-      return tracked(await postgresAdapterFactory(shadowDatabaseUrl).connect());
+      return tracked(
+        await postgresAdapterFactory(shadowDatabaseUrl, CONNECTION_DEADLINES).connect(),
+      );
     }
     const database = `prisma_migrate_shadow_db_${randomUUID()}`;
     await withClient(url, (client) => client.query(`CREATE DATABASE ${quoteIdentifier(database)}`));
     const shadowUrl = withDatabase(url, database);
-    return tracked(await postgresAdapterFactory(shadowUrl).connect(), () =>
+    return tracked(await postgresAdapterFactory(shadowUrl, CONNECTION_DEADLINES).connect(), () =>
       withClient(url, async (client) => {
         // The shadow pool is closed by now; FORCE (PostgreSQL 13+) ends any straggler.
         await client

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +76,24 @@ describe('migrateDatabase on PostgreSQL', () => {
     ]);
     expect(JSON.parse(stdout)).not.toContain('Timeout');
   });
+
+  it('fails, rather than waits for ever, on a database server that accepts and never answers', async () => {
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const startedAt = performance.now();
+      await expect(
+        migrateDatabase(`postgresql://postgres@127.0.0.1:${port}/${database}`),
+      ).rejects.toThrow();
+      // The connection deadline (5 s), not a test timeout, ended the wait.
+      expect(performance.now() - startedAt).toBeLessThan(15_000);
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
+  }, 30_000);
 
   it('lets instances starting together on a new database all succeed, migrating it once', async () => {
     expect(await databaseExists(database)).toBe(false);

@@ -20,7 +20,7 @@ import { probeHandlers, type Readiness } from './operations/health.js';
 import type { ServerMetrics } from './operations/metrics.js';
 import { PageCursorCodec } from './pets/page-cursor.js';
 import { createPetStore } from './pets/pet-store.js';
-import { createPetsRouter } from './pets/pets.router.js';
+import { createPetsRouter, unissuedCursorReporter } from './pets/pets.router.js';
 import { loadServerSecret } from './server-secrets.js';
 import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
@@ -56,14 +56,19 @@ function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/** The codec of page cursors, under the key the database keeps for every instance. */
+function pageCursors(db: DatabaseClient) {
+  return untilResolved(
+    async () => new PageCursorCodec(await loadServerSecret(db, 'page-cursor-key')),
+  );
+}
+
 /** The operations of the contract, each a ts-rest endpoint over the pet store. */
-function petOperations(deps: AppDeps) {
+function petOperations(deps: AppDeps, cursors: () => Promise<PageCursorCodec>) {
   return operationHandlers(
     createPetsRouter({
       store: createPetStore(deps.db, deps.tracing),
-      cursors: untilResolved(
-        async () => new PageCursorCodec(await loadServerSecret(deps.db, 'page-cursor-key')),
-      ),
+      cursors,
       publicUrl: deps.publicUrl,
       onIdempotentCreate: deps.metrics.idempotentCreate,
     }),
@@ -75,8 +80,8 @@ function petOperations(deps: AppDeps) {
 }
 
 /** The last stage: whatever the request is for answers it. */
-function dispatch(deps: AppDeps): RequestHandler {
-  const operations = petOperations(deps);
+function dispatch(deps: AppDeps, cursors: () => Promise<PageCursorCodec>): RequestHandler {
+  const operations = petOperations(deps, cursors);
   const probes = probeHandlers(deps.readiness);
   const documents = apiDocuments(deps.publicUrl);
   return (req, res, next) => {
@@ -119,6 +124,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxy ?? false);
 
   const crossOrigin = crossOriginAccess(deps.corsOrigins ?? []);
+  const cursors = pageCursors(deps.db);
   const stages: Record<string, RequestHandler | undefined> = {
     /** What the request is for, its id and client address, resolved once; its trace begins. */
     context: requestContext({
@@ -145,11 +151,12 @@ export function createApp(deps: AppDeps): Express {
     /** 401 for an operation without a valid key. */
     authentication: requireApiKey,
     /** The operation's endpoint (validation, handler, response), the probe or the document. */
-    dispatch: dispatch(deps),
+    dispatch: dispatch(deps, cursors),
     /** What no handler answered (a file missing under /docs/assets) is an unknown path too. */
     unanswered: (req, _res, next) => next(routeNotFound(req)),
   };
   app.use(inOrder(...Object.values(stages).filter((stage) => stage !== undefined)));
+  app.use(unissuedCursorReporter(cursors));
   app.use(errorMapper(logger));
   return app;
 }

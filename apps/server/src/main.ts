@@ -22,7 +22,11 @@ const tracing = await startTracing(logger, {
 });
 
 const metrics = createServerMetrics();
-await migrateDatabase(config.DATABASE_URL);
+await migrateDatabase(config.DATABASE_URL).catch((error: unknown) => {
+  // In the log, as every fault is; Node then reports the error and exits with status 1.
+  logger.fatal({ err: error }, 'the database could not be migrated: the server does not start');
+  throw error;
+});
 const db = createPrismaClient(config.DATABASE_URL, {
   onQuery: metrics.queryFinished,
   poolSize: config.DATABASE_POOL_SIZE,

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { DatabaseClient } from '@animal-store/db';
 import { createAdmission } from './access/admission.js';
@@ -146,10 +147,21 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
   return new Promise((resolve) => {
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
     deadline.unref();
-    server.close(() => {
+    stopListening(server, () => {
       clearTimeout(deadline);
       resolve();
     });
-    server.closeIdleConnections();
   });
+}
+
+/**
+ * Closes the listener and nothing else; `done` runs once every connection has ended.
+ * `http.Server#close` would also destroy each connection idle between two requests, and with
+ * it a request its client has already sent but the server has not read yet: reset, never
+ * answered. Left open, such a connection ends as it always does: with its next answer, sent with
+ * `Connection: close`, or at its keep-alive timeout (`Keep-Alive: timeout=…` told the client
+ * when to stop reusing it), and at the end of the grace period at the latest.
+ */
+function stopListening(server: Server, done: () => void) {
+  NetServer.prototype.close.call(server, () => done());
 }

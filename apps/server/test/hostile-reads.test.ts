@@ -126,9 +126,11 @@ function expectedList(query: string): { filter: ListFilter } | { fields: string[
     (status !== undefined && !(PET_STATUSES as readonly string[]).includes(status))
   )
     fields.push('status');
-  if (cursors.length > 1) fields.push('cursor');
+  // One cursor the server did not issue is named beside any other invalid field.
+  if (cursors.length > 1 || (cursor !== undefined && !issuedCursors.has(cursor))) {
+    fields.push('cursor');
+  }
   if (fields.length > 0) return { fields };
-  if (cursor !== undefined && !issuedCursors.has(cursor)) return { fields: ['cursor'] };
   return {
     filter: {
       limit: limitValue,

@@ -160,6 +160,28 @@ describe('listPets paging', () => {
     }
   });
 
+  it('a cursor the server did not issue is named beside the other invalid fields, one detail each', async () => {
+    for (const [query, fields] of [
+      ['limit=0&cursor=bogus', ['limit', 'cursor']],
+      ['status=x&cursor=bogus', ['status', 'cursor']],
+      ['limit=1&limit=2&status=x&cursor=5.AAAAAAAAAAAAAAAAAAAAAA', ['limit', 'status', 'cursor']],
+    ] as const) {
+      const res = await api.request(`/v1/pets?${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { details: Array<{ path: string; message: string }> };
+      expect(body.details.map((detail) => detail.path).sort(), query).toEqual([...fields].sort());
+      expect(body.details.find((detail) => detail.path === 'cursor')?.message).toBe(
+        'is not a cursor this service issued',
+      );
+    }
+    // An issued cursor beside an invalid field is not reported.
+    const next = (await api.request('/v1/pets?limit=5')).headers.get('link') ?? '';
+    const cursor = new URL(next.slice(1, next.indexOf('>'))).searchParams.get('cursor') ?? '';
+    const res = await api.request(`/v1/pets?limit=0&cursor=${encodeURIComponent(cursor)}`);
+    const body = (await res.json()) as { details: Array<{ path: string }> };
+    expect(body.details.map((detail) => detail.path)).toEqual(['limit']);
+  });
+
   it('any altered cursor (an appended character, a flipped bit) is 400, never an alias', async () => {
     const next = nextLink(await api.request('/v1/pets?limit=5')) ?? '';
     const cursor = new URL(next).searchParams.get('cursor') ?? '';

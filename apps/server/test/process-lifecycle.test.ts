@@ -69,6 +69,56 @@ function createLoad(
   return Promise.all(Array.from({ length: loops }, (_, client) => loop(client))).then(() => load);
 }
 
+/** What a keep-alive load saw, once every one of its connections had closed. */
+interface KeepAliveLoad {
+  answered: number;
+  /** Connections whose last answer said `Connection: close`. */
+  closedByServer: number;
+  /** Requests written on a connection that closed before answering them. */
+  unanswered: number;
+}
+
+/**
+ * `clients` connections, each sending its next request as soon as the answer to the last one
+ * has arrived, over raw sockets so that a request sent and never answered is seen (a client
+ * library would retry it or report a plain connection error). A connection ends when an
+ * answer says `Connection: close`, or when the server closes it.
+ */
+function keepAliveLoad(port: number, key: string, clients: number): Promise<KeepAliveLoad> {
+  const load: KeepAliveLoad = { answered: 0, closedByServer: 0, unanswered: 0 };
+  const request = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+  const client = () =>
+    new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let awaiting = false;
+      let received = Buffer.alloc(0);
+      const send = () => {
+        awaiting = true;
+        socket.write(request);
+      };
+      socket.on('connect', send);
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        const headEnd = received.indexOf('\r\n\r\n');
+        if (headEnd === -1) return;
+        const head = received.subarray(0, headEnd).toString('latin1');
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (received.length < headEnd + 4 + length) return;
+        received = received.subarray(headEnd + 4 + length);
+        awaiting = false;
+        load.answered += 1;
+        if (/\r\nconnection: close/i.test(head)) load.closedByServer += 1;
+        else send();
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        if (awaiting) load.unanswered += 1;
+        resolve();
+      });
+    });
+  return Promise.all(Array.from({ length: clients }, client)).then(() => load);
+}
+
 /** Every pet in the database, by id, read straight from it. */
 async function storedPets(databaseUrl: string): Promise<Map<number, string>> {
   const db = createPrismaClient(databaseUrl);
@@ -235,9 +285,13 @@ describe('Shutdown drain', () => {
   it('on SIGTERM /readyz answers 503 for the drain period while every other request is served; then the listener closes and the process exits 0', async () => {
     const databaseUrl = await scratchDatabaseUrl();
     const key = await createRoomyKey(databaseUrl);
-    const server = await startServerProcess({
-      DATABASE_URL: databaseUrl,
-      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    const server = await startServerProcess(
+      { DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) },
+      { stdout: 'pipe' },
+    );
+    let logged = '';
+    server.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      logged += chunk;
     });
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
     const signalledAt = performance.now();
@@ -260,6 +314,29 @@ describe('Shutdown drain', () => {
     const served = seen.filter(({ path }) => path !== '/readyz');
     expect(served.some(({ path }) => path === 'create')).toBe(true);
     for (const answer of served) expect(answer.status, answer.path).toBeLessThan(300);
+    // A planned drain is no failure: the 503s of /readyz log no error (LOG_LEVEL is warn).
+    const lines = logged.split('\n').filter((line) => line.trim() !== '');
+    expect(lines.filter((line) => JSON.parse(line).level >= 50)).toEqual([]);
+  });
+
+  it('busy keep-alive clients lose no request when the listener closes: each is answered, the last with Connection: close', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess({
+      DATABASE_URL: databaseUrl,
+      SHUTDOWN_DRAIN_MS: '500',
+    });
+    const port = Number(new URL(server.baseUrl).port);
+    const load = keepAliveLoad(port, key, 30);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const { answered, closedByServer, unanswered } = await load;
+    // Requests went on through the drain, and every connection was let go with Connection: close.
+    expect(answered).toBeGreaterThan(100);
+    expect(closedByServer).toBe(30);
+    // A request the server had not read yet when the listener closed was reset with it before.
+    expect(unanswered).toBe(0);
   });
 
   it('a second SIGTERM cuts the drain short, and SIGINT (Ctrl-C) skips it', async () => {

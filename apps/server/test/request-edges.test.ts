@@ -33,6 +33,10 @@ function expectErrorBody(
   expect(raw.headers['content-type']).toBe('application/json; charset=utf-8');
   expect(raw.headers['x-request-id']).toBeTruthy();
   expect(raw.headers['x-ratelimit-limit']).toBeTruthy();
+  // The browser headers of every answer, also where Node's parser refused the request.
+  expect(raw.headers['x-content-type-options']).toBe('nosniff');
+  expect(raw.headers['cache-control']).toBe('no-store');
+  expect(raw.headers['referrer-policy']).toBe('no-referrer');
   expect(JSON.parse(raw.body)).toMatchObject({ code, status });
 }
 

@@ -127,6 +127,26 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
     expect(error).toMatchObject({ message: 'Query read timeout' });
   });
 
+  it('a connection whose answer did not come in time is not used again, also inside a transaction', async () => {
+    const connection = await connect(postgresUrl(database), {
+      poolSize: 1,
+      statementTimeoutMs: 0,
+      queryTimeoutMs: 200,
+    });
+    const transaction = await connection.startTransaction();
+    const stalled = await failureOf(transaction.queryRaw(statement('SELECT pg_sleep(3)')));
+    expect(stalled).toMatchObject({ message: 'Query read timeout' });
+    // What the transaction sends after it fails at once, rather than waiting behind the answer.
+    const startedAt = performance.now();
+    await failureOf(transaction.executeRaw(statement('ROLLBACK')));
+    expect(performance.now() - startedAt).toBeLessThan(150);
+    // adapter-pg hands the connection back without an error: it must not be handed on.
+    await transaction.rollback();
+
+    const result = await connection.queryRaw(statement('SELECT 1 AS one'));
+    expect(result.rows).toEqual([[1]]);
+  });
+
   it('no connection free in time (connectTimeoutMs) → pg’s own error, no DriverAdapterError (the server answers 503 on its message)', async () => {
     const connection = await connect(postgresUrl(database), { poolSize: 1, connectTimeoutMs: 100 });
     const holding = await connection.startTransaction();

@@ -37,23 +37,26 @@ function headersSetBy(middleware: RequestHandler): Header[] {
 /**
  * What browsers are told about every response of this JSON API: nothing in it is to be run,
  * sniffed, framed or cached, and no referrer leaves with it (helmet's headers, with a
- * Content-Security-Policy that allows nothing at all). `/docs` replaces the policy with its own.
+ * Content-Security-Policy that allows nothing at all). The answers to requests Node's parser
+ * refuses carry them too (parser-errors.ts); `/docs` replaces the policy with its own.
  */
+export const API_BROWSER_HEADERS: readonly Header[] = [
+  ...headersSetBy(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  ),
+  ['Cache-Control', 'no-store'],
+];
+
+/** Sets `API_BROWSER_HEADERS` on each response. */
 export function apiBrowserPolicy(): RequestHandler {
-  const headers: Header[] = [
-    ...headersSetBy(
-      helmet({
-        contentSecurityPolicy: {
-          useDefaults: false,
-          directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-        },
-        referrerPolicy: { policy: 'no-referrer' },
-      }),
-    ),
-    ['Cache-Control', 'no-store'],
-  ];
   return (_req, res, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
+    for (const [name, value] of API_BROWSER_HEADERS) res.setHeader(name, value);
     next();
   };
 }

@@ -145,8 +145,12 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
-      logger.error({ err: error, reqId: res.locals.context?.requestId }, 'request failed');
       res.locals.context?.trace.failed(error);
+      // An ApiError is an answer the server chose (/readyz while draining or without its
+      // database): the request's log line says it. Anything else ending in a 5xx went wrong.
+      if (!(error instanceof ApiError)) {
+        logger.error({ err: error, reqId: res.locals.context?.requestId }, 'request failed');
+      }
     }
     if (res.headersSent) {
       res.destroy();

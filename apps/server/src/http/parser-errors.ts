@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error.js';
+import { API_BROWSER_HEADERS } from './browser-policy.js';
 import type { ConnectionResponses } from './connection-responses.js';
 
 /** Node's HTTP parser codes that mean the client sent too many header bytes. */
@@ -20,8 +21,8 @@ function apiErrorFor(nodeCode: string | undefined): ApiError {
 
 /**
  * Answers a request that Node's HTTP parser rejected, so it never reached Express. It still
- * gets an Error body, an `X-Request-Id` and its IP's rate-limit headers; the connection is
- * then closed because the request's framing is unknown.
+ * gets an Error body, an `X-Request-Id`, the browser headers of every answer and its IP's
+ * rate-limit headers; the connection is then closed because the request's framing is unknown.
  * @returns the status answered, or undefined when nobody was left to answer
  */
 export async function answerParserError(
@@ -43,6 +44,7 @@ export async function answerParserError(
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${randomUUID()}`,
+    ...API_BROWSER_HEADERS.map(([name, value]) => `${name}: ${value}`),
     ...Object.entries(rateLimitHeaders).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { contract, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@animal-store/contract';
-import { initServer } from '@ts-rest/express';
-import type { Request, Response } from 'express';
+import { initServer, RequestValidationError } from '@ts-rest/express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { configure } from 'safe-stable-stringify';
+import type { ZodError } from 'zod';
 import { jsonBody } from '../http/json-body.js';
 import { contextOf } from '../http/request-context.js';
 import { requestOrigin } from '../http/request-head.js';
@@ -47,6 +48,37 @@ function nextPageUrl(
   return `${origin}${req.baseUrl}${req.path}?${new URLSearchParams(params)}`;
 }
 
+/** How a cursor this service did not issue is reported: a field of the query that is invalid. */
+const UNISSUED_CURSOR = { path: 'cursor', message: 'is not a cursor this service issued' };
+
+/**
+ * Adds the cursor to the invalid fields of a list request refused for others: the contract
+ * cannot check a cursor's signature, so the handler does, and a request refused before it runs
+ * would otherwise name every invalid field but this one. Where the cursor key cannot be read
+ * (the database is away), the refusal goes out as it is. An error stage: a valid request pays
+ * nothing for it.
+ */
+export function unissuedCursorReporter(
+  cursors: () => Promise<PageCursorCodec>,
+): ErrorRequestHandler {
+  const addIssue = async (invalidQuery: ZodError, cursor: string) => {
+    const codec = await cursors().catch(() => undefined);
+    if (!codec || codec.decode(cursor) !== undefined) return;
+    invalidQuery.addIssue({
+      code: 'custom',
+      path: [UNISSUED_CURSOR.path],
+      message: UNISSUED_CURSOR.message,
+    });
+  };
+  return (error, req, _res, next) => {
+    const { cursor } = req.query;
+    if (!(error instanceof RequestValidationError) || !error.query || typeof cursor !== 'string') {
+      return next(error);
+    }
+    addIssue(error.query, cursor).then(() => next(error), next);
+  };
+}
+
 /** Whose keys an `Idempotency-Key` belongs to: the caller's API key, as admission resolved it. */
 function idempotencyScope(res: Response): string {
   const { caller } = contextOf(res);
@@ -73,7 +105,7 @@ export function createPetsRouter(deps: PetsRouterDeps) {
         return {
           status: 400,
           body: errorBody('validation_failed', 'The cursor was not issued by this service.', [
-            { path: 'cursor', message: 'is not a cursor this service issued' },
+            UNISSUED_CURSOR,
           ]),
         };
       }
