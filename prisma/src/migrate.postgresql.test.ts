@@ -79,7 +79,10 @@ describe('migrateDatabase on PostgreSQL', () => {
 
   it('fails, rather than waits for ever, on a database server that accepts and never answers', async () => {
     const held: Socket[] = [];
-    const silent = createServer((socket) => held.push(socket));
+    const silent = createServer((socket) => {
+      socket.on('error', () => {});
+      held.push(socket);
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
     try {

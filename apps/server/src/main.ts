@@ -23,7 +23,7 @@ const tracing = await startTracing(logger, {
 
 const metrics = createServerMetrics();
 await migrateDatabase(config.DATABASE_URL).catch((error: unknown) => {
-  // In the log, as every fault is; Node then reports the error and exits with status 1.
+  // Said where operators look, in the JSON log; Node then prints the error and exits with 1.
   logger.fatal({ err: error }, 'the database could not be migrated: the server does not start');
   throw error;
 });

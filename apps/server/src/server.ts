@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { DatabaseClient } from '@animal-store/db';
 import { createAdmission } from './access/admission.js';
@@ -155,13 +154,20 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
 }
 
 /**
- * Closes the listener and nothing else; `done` runs once every connection has ended.
- * `http.Server#close` would also destroy each connection idle between two requests, and with
- * it a request its client has already sent but the server has not read yet: reset, never
- * answered. Left open, such a connection ends as it always does: with its next answer, sent with
- * `Connection: close`, or at its keep-alive timeout (`Keep-Alive: timeout=…` told the client
- * when to stop reusing it), and at the end of the grace period at the latest.
+ * Closes the listener; `done` runs once every connection has ended. `http.Server#close` first
+ * destroys each connection idle between two requests (through the server's own
+ * `closeIdleConnections`), and with it any request its client has already sent but the server
+ * has not read yet: reset, never answered. That one step is skipped; the rest of `close` (the
+ * end of its timeout checks, then the listener) runs as Node has it. An idle connection then
+ * ends as it always does: with its next answer, sent with `Connection: close`, or at its
+ * keep-alive timeout, which its `Keep-Alive` header announced, and at the end of the grace
+ * period at the latest.
  */
 function stopListening(server: Server, done: () => void) {
-  NetServer.prototype.close.call(server, () => done());
+  server.closeIdleConnections = () => {};
+  try {
+    server.close(() => done());
+  } finally {
+    Reflect.deleteProperty(server, 'closeIdleConnections');
+  }
 }

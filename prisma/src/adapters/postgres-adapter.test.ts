@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { postgresPoolConfig, postgresSchema } from './postgres-adapter.js';
-import { SystemTypesAsTextClient } from './postgres-system-types.js';
+import { PostgresClient } from './postgres-client.js';
 
 const URL_WITH_SCHEMA =
   'postgresql://animals@db.internal:5433/animals?schema=store&sslmode=disable';
@@ -21,8 +21,8 @@ describe('postgresPoolConfig', () => {
       keepAlive: true,
       allowExitOnIdle: true,
     });
-    // Its client reports system types as text (and gives up on a connection after a read timeout).
-    expect(config.Client?.prototype).toBeInstanceOf(SystemTypesAsTextClient);
+    // Its client reports system types as text, and gives up on a connection after a read timeout.
+    expect(config.Client).toBe(PostgresClient);
   });
 
   it('leaves pg’s defaults where no option is given', () => {

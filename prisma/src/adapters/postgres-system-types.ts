@@ -62,7 +62,13 @@ interface ResultFields {
   fields?: Array<{ dataTypeID: number }>;
 }
 
-/** `result` (a pg result, or an array of them for a multi-statement query), its system types adapter-pg does not map relabelled as text. */
+/**
+ * `result` (a pg result, or an array of them for a multi-statement query), its system types
+ * adapter-pg does not map relabelled as text. pg parses values by their real type before this
+ * runs, and it returns most of those types (`"char"`, `regclass`, `regtype` …) as strings, so
+ * text is what they are by then. (Not `interval`, which pg parses into an object: no query of
+ * ours selects one.)
+ */
 export function reportUnknownSystemTypesAsText<Result>(result: Result): Result {
   for (const one of Array.isArray(result) ? result : [result]) {
     for (const field of (one as ResultFields | undefined)?.fields ?? []) {
@@ -71,28 +77,3 @@ export function reportUnknownSystemTypesAsText<Result>(result: Result): Result {
   }
   return result;
 }
-
-type QueryCallback = (error: unknown, result: unknown) => void;
-
-/** pg's query(), declared as a dozen overloads and implemented as one function taking them all. */
-const pgQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
-
-function queryReportingSystemTypesAsText(this: pg.Client, ...args: unknown[]): unknown {
-  const last = args.length - 1;
-  const callback = args[last];
-  if (typeof callback === 'function') {
-    args[last] = (error: unknown, result: unknown) =>
-      (callback as QueryCallback)(error, error ? result : reportUnknownSystemTypesAsText(result));
-  }
-  const returned = pgQuery.apply(this, args);
-  return returned instanceof Promise ? returned.then(reportUnknownSystemTypesAsText) : returned;
-}
-
-/**
- * A pg client whose results report the system types adapter-pg does not map as text. pg parses
- * values by their real type before this runs, and it returns most of those types (`"char"`,
- * `regclass`, `regtype` …) as strings, so text is what they are by then. (Not `interval`, which
- * pg parses into an object: no query of ours selects one.)
- */
-export class SystemTypesAsTextClient extends pg.Client {}
-Object.assign(SystemTypesAsTextClient.prototype, { query: queryReportingSystemTypesAsText });

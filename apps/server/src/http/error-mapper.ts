@@ -90,7 +90,7 @@ function isSqliteFault(kind: unknown, extendedCode: unknown): boolean {
 }
 /** node-postgres reports a dropped connection, and its own deadlines, only in its message. */
 const CONNECTION_LOST =
-  /Connection terminated|Connection ended|timeout exceeded when trying to connect|Query read timeout/i;
+  /Connection terminated|Connection ended|timeout exceeded when trying to connect|Query read timeout|not queryable/i;
 
 /**
  * Whether `error`, or anything under it (its `cause` chain, the driver-adapter error Prisma
@@ -145,9 +145,10 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
+      // A trace shows every 5xx as failed, as its status does. The log keeps error lines for
+      // what went wrong: an ApiError is an answer the server chose (/readyz while draining or
+      // without its database), which the request's own log line already says.
       res.locals.context?.trace.failed(error);
-      // An ApiError is an answer the server chose (/readyz while draining or without its
-      // database): the request's log line says it. Anything else ending in a 5xx went wrong.
       if (!(error instanceof ApiError)) {
         logger.error({ err: error, reqId: res.locals.context?.requestId }, 'request failed');
       }

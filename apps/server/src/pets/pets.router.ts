@@ -75,7 +75,10 @@ export function unissuedCursorReporter(
     if (!(error instanceof RequestValidationError) || !error.query || typeof cursor !== 'string') {
       return next(error);
     }
-    addIssue(error.query, cursor).then(() => next(error), next);
+    // The refusal goes out whatever happens here: never a 500 in place of its 400.
+    addIssue(error.query, cursor)
+      .catch(() => {})
+      .then(() => next(error));
   };
 }
 
