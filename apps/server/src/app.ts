@@ -72,10 +72,7 @@ function petOperations(deps: AppDeps, cursors: () => Promise<PageCursorCodec>) {
       publicUrl: deps.publicUrl,
       onIdempotentCreate: deps.metrics.idempotentCreate,
     }),
-    {
-      responseValidation: deps.validateResponses ?? true,
-      requestValidationErrorHandler: (error, _req, _res, next) => next(error),
-    },
+    { responseValidation: deps.validateResponses ?? true },
   );
 }
 

@@ -61,13 +61,15 @@ const storedPets = () => api.db.pet.count();
 
 // --- What a create is sent as ---------------------------------------------------------------
 
-/** Declared JSON: `application/json`, in any case, with UTF-8 or no charset, other parameters aside. */
+/** Declared JSON: `application/json`, in any case, with UTF-8 (by either name) or no charset, other parameters aside. */
 const JSON_TYPES = [
   'application/json',
   'Application/JSON',
   'application/json; charset=utf-8',
   'application/json;charset=UTF-8',
   'application/json; charset="utf-8"',
+  'application/json; charset=utf8',
+  'application/json; charset="UTF8"; version=1',
   'application/json; version=1',
 ];
 /** JSON in a charset that is not UTF-8: 415. */

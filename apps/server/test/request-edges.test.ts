@@ -130,11 +130,26 @@ describe('Requests at the edges of HTTP', () => {
       `GET /v1/pets HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: a b\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: x>; rel="evil"\r\n${auth()}Connection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: x:65536\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: one\r\nHost: two\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n`,
     ];
     for (const request of requests)
       expectErrorBody(await sendRaw(api.port, request), 400, 'malformed_request');
+  });
+
+  it('a Host naming a service with "_" and a port (Docker Compose) is served, and its Link parses', async () => {
+    await api.request('/v1/pets', { method: 'POST', json: { name: 'A', categoryId: 1 } });
+    await api.request('/v1/pets', { method: 'POST', json: { name: 'B', categoryId: 1 } });
+    for (const host of ['animal_store:3000', 'x:65535']) {
+      const res = await sendRaw(
+        api.port,
+        `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\n${auth()}Connection: close\r\n\r\n`,
+      );
+      expect(res.status).toBe(200);
+      const next = res.headers.link?.match(/^<([^>]+)>; rel="next"$/)?.[1] ?? '';
+      expect(new URL(next).host).toBe(host);
+    }
   });
 
   it('an HTTP/1.0 request without Host gets a Link with a valid absolute URL', async () => {

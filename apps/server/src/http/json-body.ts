@@ -79,19 +79,26 @@ function announcesOversizedBody(req: Request): boolean {
   );
 }
 
-/** JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset is not decoded by guess. */
-function declaresOtherCharset(req: Request): boolean {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
-  return (
-    charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8'
-  );
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset is not decoded by guess.
+ * UTF-8 is also named `utf8` (WHATWG Encoding), a name body-parser refuses: it is told `utf-8`.
+ */
+function acceptsCharset(req: Request): boolean {
+  const contentType = req.headers['content-type'] ?? '';
+  const charset = CHARSET_PARAMETER.exec(contentType)?.[1]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8') return true;
+  if (charset !== 'utf8') return false;
+  req.headers['content-type'] = contentType.replace(CHARSET_PARAMETER, '; charset=utf-8');
+  return true;
 }
 
 /** Parses a JSON body, refusing any non-empty body that is not declared `application/json`. */
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (announcesEmptyBody(req)) return next();
   if (req.is('application/json')) {
-    if (declaresOtherCharset(req)) {
+    if (!acceptsCharset(req)) {
       return next(
         new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
       );

@@ -3,9 +3,21 @@ import type { Request, RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_HEADER_BYTES } from './limits.js';
 
-/** A host name, IPv4 or bracketed IPv6 address, and an optional port (RFC 9110 `Host`). */
+/**
+ * A host name, IPv4 or bracketed IPv6 address, and an optional port (RFC 9110 `Host`). A name
+ * may hold `_`, as Docker's service names do (RFC 3986's reg-name allows it), but none of the
+ * characters that would change the meaning of a `Link` header the host is written into.
+ */
 const VALID_HOST =
-  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$/;
+
+/** The highest TCP port: a URL with a greater one does not parse (WHATWG URL). */
+const MAX_PORT = 65_535;
+
+function isValidHost(host: string): boolean {
+  const valid = VALID_HOST.exec(host);
+  return valid !== null && (valid[1] === undefined || Number(valid[1]) <= MAX_PORT);
+}
 
 /** The values of every header named `name` (lower case), as sent. */
 function headerValues(req: Request, name: string): string[] {
@@ -48,7 +60,7 @@ export const requestHeadCheck: RequestHandler = (req, _res, next) => {
   const hosts = headerValues(req, 'host');
   const [host] = hosts;
   const missing = host === undefined && req.httpVersion !== '1.0';
-  if (missing || hosts.length > 1 || (host !== undefined && !VALID_HOST.test(host))) {
+  if (missing || hosts.length > 1 || (host !== undefined && !isValidHost(host))) {
     return next(
       new ApiError('malformed_request', 'The request needs exactly one valid Host header.'),
     );

@@ -73,7 +73,8 @@ export function expectedCreate(body: CreateBody): ExpectedCreate {
   if (body.bytes.length === 0) return error(400, 'validation_failed', ['body']);
   const type = body.contentType === undefined ? undefined : mediaTypeOf(body.contentType);
   if (!type?.json) return error(415, 'unsupported_media_type');
-  if (type.charset !== undefined && type.charset.toLowerCase() !== 'utf-8')
+  // UTF-8 by either of its names (WHATWG Encoding lists `utf8` as one).
+  if (type.charset !== undefined && !['utf-8', 'utf8'].includes(type.charset.toLowerCase()))
     return error(415, 'unsupported_media_type');
   const bytes = decoded(body.bytes, body.contentEncoding);
   if (typeof bytes === 'string') return error(bytes === 'malformed_json' ? 400 : 415, bytes);
