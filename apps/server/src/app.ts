@@ -149,7 +149,7 @@ export function createApp(deps: AppDeps): Express {
     authentication: requireApiKey,
     /** The operation's endpoint (validation, handler, response), the probe or the document. */
     dispatch: dispatch(deps, cursors),
-    /** What no handler answered (a file missing under /docs/assets) is an unknown path too. */
+    /** What no handler answered (a Swagger UI file its package no longer ships) is an unknown path too. */
     unanswered: (req, _res, next) => next(routeNotFound(req)),
   };
   app.use(inOrder(...Object.values(stages).filter((stage) => stage !== undefined)));

@@ -27,6 +27,23 @@ const TrustProxySchema = z
   });
 
 /** A deadline in milliseconds: from 10 ms to 10 minutes. */
+/**
+ * Whether `value` is an origin (what `Link` URLs and the OpenAPI document's `servers` begin
+ * with): http or https, a host, a port perhaps, and nothing after it but a `/`.
+ */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    !value.includes('?') &&
+    !value.includes('#')
+  );
+}
+
 const milliseconds = (fallback: number) =>
   z.coerce.number().int().min(10).max(600_000).default(fallback);
 
@@ -44,8 +61,8 @@ export const ConfigSchema = z.object({
     .default(`file:${DEFAULT_DATABASE_FILE}`),
   PUBLIC_URL: z
     .string()
-    .url()
-    .transform((url) => url.replace(/\/+$/, ''))
+    .refine(isOrigin, 'must be an origin: http(s)://host[:port], with no path, query or fragment')
+    .transform((url) => new URL(url).origin)
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.statementTimeoutMs),

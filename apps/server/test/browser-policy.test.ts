@@ -145,6 +145,8 @@ describe('CORS', () => {
       expect(refused.status).toBe(405);
       expect(await refused.json()).toMatchObject({ code: 'method_not_allowed' });
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      // The answer depends on Origin (an allowed one asking for a method gets 204): caches hear it.
+      expect(refused.headers.get('vary')).toMatch(/\bOrigin\b/);
     }
     // The two refused ones were counted, as any request without a key is.
     const after = await withCors.request('/v1/openapi.json', { apiKey: null });

@@ -57,6 +57,8 @@ describe('Paths and documents', () => {
     for (const asset of assets) {
       expect(asset.startsWith('/docs/assets/')).toBe(true);
       expect((await api.request(asset)).status, asset).toBe(200);
+      // Its source map too, which a browser's developer tools ask for.
+      expect((await api.request(`${asset}.map`)).status, `${asset}.map`).toBe(200);
     }
   });
 
@@ -65,7 +67,13 @@ describe('Paths and documents', () => {
       '/docs/assets/missing.js',
       '/docs/assets/..%2f..%2fpackage.json',
       '/docs/assets/',
+      '/docs/assets/index.html',
     ]) {
+      for (const method of ['GET', 'POST']) {
+        const res = await api.request(path, { method });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(await res.json()).toMatchObject({ code: 'not_found', status: 404 });
+      }
       const res = await api.request(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -181,7 +181,18 @@ describe('Rate limits', () => {
     expect(banned.status).toBe(429);
     expect(await banned.json()).toMatchObject({ code: 'temporarily_banned', status: 429 });
     expect(banned.headers.get('retry-after')).toBe(String(15 * 60 - 1));
-    expect(banned.headers.get('x-ratelimit-limit')).toBeTruthy();
+    expect(limits(banned)).toEqual({ limit: 3, remaining: 0, reset: endOfMinute(NOON) });
+
+    // In the next minute the headers describe its window, still unused; the ban holds.
+    nowMs = NOON + MINUTE;
+    const stillBanned = await api.request('/v1/pets', { apiKey: key });
+    expect((await stillBanned.json()).code).toBe('temporarily_banned');
+    expect(limits(stillBanned)).toEqual({
+      limit: 3,
+      remaining: 3,
+      reset: endOfMinute(NOON + MINUTE),
+    });
+    expect(stillBanned.headers.get('retry-after')).toBe(String(14 * 60));
 
     nowMs = NOON + 15 * MINUTE - 1;
     expect((await (await api.request('/v1/pets', { apiKey: key })).json()).code).toBe(

@@ -125,13 +125,16 @@ describe('Requests at the edges of HTTP', () => {
     expect(listed.at(-1)).toEqual(created);
   });
 
-  it('an HTTP/1.1 request without Host, or with a bad or repeated one, is 400 malformed_request with an Error body', async () => {
+  it('an HTTP/1.1 request without Host, or with a bad or repeated one, or with two Authorization headers, is 400 malformed_request with an Error body', async () => {
     const requests = [
       `GET /v1/pets HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: a b\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: x>; rel="evil"\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: x:65536\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /v1/pets HTTP/1.1\r\nHost: one\r\nHost: two\r\n${auth()}Connection: close\r\n\r\n`,
+      // Two Authorization headers, whichever comes first: Node would keep only the first.
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Authorization: Basic eA==\r\nConnection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nauthorization: Bearer junk\r\n${auth()}Connection: close\r\n\r\n`,
       `GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n`,
     ];
     for (const request of requests)
@@ -303,8 +306,40 @@ describe('Requests at the edges of HTTP', () => {
   });
 
   it('documents are counted per client IP, even with a key', async () => {
-    const res = await api.request('/v1/openapi.json');
-    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
-    expect(res.headers.get('x-ratelimit-remaining')).toBe('59');
+    // Other tests here send keyless requests from the same address: only the step is known.
+    const first = await api.request('/v1/openapi.json');
+    const second = await api.request('/v1/openapi.json');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
+  });
+});
+
+describe('Behind a trusted proxy', () => {
+  let proxied: TestServer;
+  beforeAll(async () => {
+    proxied = await startTestServer({ trustProxy: 1 });
+    for (const name of ['A', 'B']) {
+      await proxied.request('/v1/pets', { method: 'POST', json: { name, categoryId: 1 } });
+    }
+  });
+  afterAll(() => proxied.close());
+
+  const nextLink = async (forwardedProto: string) => {
+    const res = await proxied.request('/v1/pets?limit=1', {
+      headers: { 'x-forwarded-proto': forwardedProto },
+    });
+    expect(res.status).toBe(200);
+    return res.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1] ?? '';
+  };
+
+  it("X-Forwarded-Proto's https makes the Link https; any other value leaves it http, never a scheme the client made up", async () => {
+    expect(new URL(await nextLink('https')).protocol).toBe('https:');
+    expect(new URL(await nextLink('HTTPS')).protocol).toBe('https:');
+    for (const sent of ['http', 'javascript', 'ftp', 'x>; rel="evil"', 'https>']) {
+      const link = await nextLink(sent);
+      expect(link.startsWith(`http://${new URL(proxied.baseUrl).host}/v1/pets?`), link).toBe(true);
+    }
   });
 });

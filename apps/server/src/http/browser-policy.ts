@@ -100,8 +100,12 @@ export function crossOriginAccess(origins: readonly string[]) {
     preflightContinue: true,
   });
   const headers: RequestHandler = (req, res, next) => {
-    // cors would add a preflight's headers to any OPTIONS request, answered 405 here.
-    if (req.method === 'OPTIONS' && contextOf(res).target.kind !== 'preflight') return next();
+    // cors would add a preflight's headers to any OPTIONS request, answered 405 here; the 405
+    // still depends on Origin, as every answer does when origins are allowed.
+    if (req.method === 'OPTIONS' && contextOf(res).target.kind !== 'preflight') {
+      res.vary('Origin');
+      return next();
+    }
     setHeaders(req, res, next);
   };
   return { isPreflight, headers };

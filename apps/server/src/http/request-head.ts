@@ -46,9 +46,11 @@ function headerBytes(req: Request): number {
 
 /**
  * What the HTTP parser lets through but a server must refuse: request headers over 16 KiB on
- * the wire (431), a missing (HTTP/1.1), repeated or malformed `Host` (400, RFC 9112 §3.2), and
- * a `#` in the request target, which no client may send (a fragment is not part of it, RFC
- * 9112 §3.2) and which would otherwise silently cut off the query after it.
+ * the wire (431), a missing (HTTP/1.1), repeated or malformed `Host` (400, RFC 9112 §3.2), a
+ * repeated `Authorization` (400: Node keeps only the first, where a proxy in front may have read
+ * another, and RFC 6750 §3.1 calls it an invalid request), and a `#` in the request target,
+ * which no client may send (a fragment is not part of it, RFC 9112 §3.2) and which would
+ * otherwise silently cut off the query after it.
  */
 export const requestHeadCheck: RequestHandler = (req, _res, next) => {
   if (headerBytes(req) > MAX_HEADER_BYTES) {
@@ -65,13 +67,28 @@ export const requestHeadCheck: RequestHandler = (req, _res, next) => {
       new ApiError('malformed_request', 'The request needs exactly one valid Host header.'),
     );
   }
+  if (headerValues(req, 'authorization').length > 1) {
+    return next(
+      new ApiError('malformed_request', 'The request must carry at most one Authorization header.'),
+    );
+  }
   next();
 };
 
+/**
+ * The scheme the client used, `https` or `http`. Behind a trusted proxy Express reads it from
+ * `X-Forwarded-Proto`, which the client itself wrote if the proxy passed its header on: any
+ * value but `https` counts as `http`, so that nothing else a client sends becomes a URL's scheme.
+ */
+export function requestScheme(req: Pick<Request, 'protocol'>): 'http' | 'https' {
+  return req.protocol.toLowerCase() === 'https' ? 'https' : 'http';
+}
+
 /** The origin the client addressed: its `Host`, or this server's address for HTTP/1.0 without one. */
 export function requestOrigin(req: Pick<Request, 'protocol' | 'headers' | 'socket'>): string {
+  const scheme = requestScheme(req);
   const host = req.headers.host;
-  if (host) return `${req.protocol}://${host}`;
+  if (host) return `${scheme}://${host}`;
   const address = req.socket.localAddress ?? '127.0.0.1';
-  return `${req.protocol}://${isIPv6(address) ? `[${address}]` : address}:${req.socket.localPort}`;
+  return `${scheme}://${isIPv6(address) ? `[${address}]` : address}:${req.socket.localPort}`;
 }

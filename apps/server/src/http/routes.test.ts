@@ -50,8 +50,14 @@ describe('the route resolver', () => {
     expect(resolve('GET', '/docs/assets/swagger-ui.css')).toMatchObject({
       kind: 'document',
       name: 'docsAsset',
-      params: { file: 'swagger-ui.css' },
-      route: '/docs/assets/{file}',
+      route: '/docs/assets/swagger-ui.css',
+    });
+    // Only the files the page loads are there: any other is unknown, whatever the method.
+    expect(resolve('GET', '/docs/assets/index.html')).toEqual({ kind: 'unknown-path' });
+    expect(resolve('POST', '/docs/assets/nope.js')).toEqual({ kind: 'unknown-path' });
+    expect(resolve('POST', '/docs/assets/swagger-ui.css')).toEqual({
+      kind: 'wrong-method',
+      allow: 'GET, HEAD',
     });
     expect(resolve('POST', '/healthz')).toEqual({ kind: 'wrong-method', allow: 'GET, HEAD' });
   });
@@ -72,7 +78,7 @@ describe('the route resolver', () => {
   it('labels each target for the metrics: an operation, a probe, a document, or unmatched', () => {
     expect(labelOf(resolve('GET', '/v1/pets/1'))).toBe('getPet');
     expect(labelOf(resolve('GET', '/readyz'))).toBe('readyz');
-    expect(labelOf(resolve('GET', '/docs/assets/x.js'))).toBe('docs');
+    expect(labelOf(resolve('GET', '/docs/assets/swagger-ui-bundle.js'))).toBe('docs');
     expect(labelOf(resolve('GET', '/nowhere'))).toBe('unmatched');
     expect(labelOf({ kind: 'preflight' })).toBe('preflight');
   });

@@ -1,5 +1,5 @@
 import { contract } from '@animal-store/contract';
-import { DOCS_ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from '../operations/api-docs.js';
+import { DOCS_ASSET_PATHS, DOCS_PATH, OPENAPI_PATH } from '../operations/api-docs.js';
 import { HEALTH_PATH, READY_PATH } from '../operations/health.js';
 
 /** The operations of the contract, by name: `listPets`, `createPet`, `getPet`. */
@@ -63,7 +63,7 @@ const SITE_ROUTES: Route[] = [
   probeRoute(READY_PATH, 'readyz'),
   documentRoute(OPENAPI_PATH, 'openapi'),
   documentRoute(DOCS_PATH, 'docs'),
-  documentRoute(DOCS_ASSET_PATH, 'docsAsset'),
+  ...DOCS_ASSET_PATHS.map((path) => documentRoute(path, 'docsAsset')),
 ];
 
 /** Every method-and-path the server answers. */

@@ -10,15 +10,29 @@ import type { DocumentName } from '../http/routes.js';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
 const DOCS_ASSETS_PATH = `${DOCS_PATH}/assets`;
-/** Swagger UI's files, one segment each. */
-export const DOCS_ASSET_PATH = `${DOCS_ASSETS_PATH}/:file`;
+/**
+ * The files of Swagger UI the reference page loads, and their source maps (for a browser's
+ * developer tools): the only paths under the assets folder, so that any other is unknown (404)
+ * whatever its method.
+ */
+export const DOCS_ASSET_PATHS = [
+  'swagger-ui.css',
+  'swagger-ui.css.map',
+  'swagger-ui-bundle.js',
+  'swagger-ui-bundle.js.map',
+].map((file) => `${DOCS_ASSETS_PATH}/${file}`);
 
 /** Swagger UI's files, located without loading its megabytes of browser bundle into the server. */
 const SWAGGER_UI_FOLDER = dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
 );
 
-const DOCS_SCRIPT = `window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true });`;
+/**
+ * No `validatorUrl`: in its standalone layout Swagger UI shows a badge loaded from
+ * validator.swagger.io, sent the document's URL, on any host but localhost. This page's layout
+ * has none; the option keeps it so if the layout changes.
+ */
+const DOCS_SCRIPT = `window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null });`;
 
 /** Swagger UI, served from this server (no CDN), reading the document generated from the contract. */
 const DOCS_PAGE = `<!doctype html>
@@ -56,7 +70,7 @@ const docsPagePolicy = helmet.contentSecurityPolicy({
   },
 });
 
-/** Serves Swagger UI's files, found by the part of the path after the assets folder. */
+/** Serves Swagger UI's files (those of DOCS_ASSET_PATHS), found by the part of the path after the assets folder. */
 function docsAssets(): RequestHandler {
   const serveFile = express.static(SWAGGER_UI_FOLDER, { index: false, redirect: false });
   return (req, res, next) => {

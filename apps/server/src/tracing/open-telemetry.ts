@@ -77,6 +77,7 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions';
 import type { Request } from 'express';
+import { requestScheme } from '../http/request-head.js';
 import { labelOf } from '../http/routes.js';
 import type { PlanName } from '../limits/plans.js';
 import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
@@ -218,7 +219,7 @@ function serverSpanAttributes(req: Request, { target, requestId, clientAddress }
   const queryAt = req.url.indexOf('?');
   const attributes: Attributes = {
     [ATTR_HTTP_REQUEST_METHOD]: method,
-    [ATTR_URL_SCHEME]: req.protocol,
+    [ATTR_URL_SCHEME]: requestScheme(req),
     [ATTR_URL_PATH]: req.path,
     [ATTR_CLIENT_ADDRESS]: clientAddress,
     [ATTR_NETWORK_PEER_ADDRESS]: req.socket.remoteAddress,

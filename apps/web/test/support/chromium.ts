@@ -29,7 +29,7 @@ export default async function provideChromium(project: TestProject): Promise<voi
 }
 
 /** The browser the global setup found, started headless the way the tests drive it. */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: inject('chromiumPath'),
     args: [
@@ -40,6 +40,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
