@@ -142,7 +142,10 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
     if (!res.headersSent) res.shouldKeepAlive = false;
   };
   for (const res of responsesOf.get(server)?.latestOfAll() ?? []) closeAfter(res);
-  server.prependListener('request', (_req, res) => closeAfter(res));
+  // A request with an expectation other than 100-continue comes as 'checkExpectation' instead.
+  for (const event of ['request', 'checkExpectation'] as const) {
+    server.prependListener(event, (_req: IncomingMessage, res: ServerResponse) => closeAfter(res));
+  }
   return new Promise((resolve) => {
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
     deadline.unref();

@@ -343,6 +343,44 @@ describe('Shutdown drain', () => {
     expect(unanswered).toBe(0);
   });
 
+  it('after SIGTERM, a request read on an idle keep-alive connection is answered with Connection: close, one with an Expect the server ignores too', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    const key = await createRoomyKey(databaseUrl);
+    const server = await startServerProcess({ DATABASE_URL: databaseUrl });
+    const port = Number(new URL(server.baseUrl).port);
+    const request = (extraHeaders: string) =>
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n${extraHeaders}\r\n`;
+    const clients = await Promise.all(
+      ['', 'Expect: something\r\n'].map(async (extraHeaders) => {
+        const socket = connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        const client = { socket, extraHeaders, received: '' };
+        socket.setEncoding('utf8').on('data', (chunk: string) => {
+          client.received += chunk;
+        });
+        socket.write(request(extraHeaders));
+        return client;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const client of clients) client.socket.write(request(client.extraHeaders));
+    const startedAt = Date.now();
+    await Promise.all(clients.map((client) => once(client.socket, 'end')));
+    for (const { received, extraHeaders } of clients) {
+      const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(
+        answers.map((answer) => answer.slice(0, 12)),
+        extraHeaders,
+      ).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+      expect(answers[1], extraHeaders).toMatch(/\r\nconnection: close\r\n/i);
+    }
+    // Closed with their answers, not at the keep-alive timeout (5 s).
+    expect(Date.now() - startedAt).toBeLessThan(3_000);
+    expect(await server.exited).toBe(0);
+  });
+
   it('a second SIGTERM cuts the drain short, and SIGINT (Ctrl-C) skips it', async () => {
     for (const signals of [['SIGTERM', 'SIGTERM'], ['SIGINT']] as const) {
       const databaseUrl = await scratchDatabaseUrl();

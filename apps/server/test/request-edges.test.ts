@@ -144,7 +144,7 @@ describe('Requests at the edges of HTTP', () => {
   it('a Host naming a service with "_" and a port (Docker Compose) is served, and its Link parses', async () => {
     await api.request('/v1/pets', { method: 'POST', json: { name: 'A', categoryId: 1 } });
     await api.request('/v1/pets', { method: 'POST', json: { name: 'B', categoryId: 1 } });
-    for (const host of ['animal_store:3000', 'x:65535']) {
+    for (const host of ['animal_store:3000', 'x:65535', 'store']) {
       const res = await sendRaw(
         api.port,
         `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\n${auth()}Connection: close\r\n\r\n`,

@@ -9,26 +9,36 @@ import { MAX_HEADER_BYTES } from './limits.js';
  * characters that would change the meaning of a `Link` header the host is written into.
  */
 const VALID_HOST =
-  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$/;
+  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
-/** The highest TCP port: a URL with a greater one does not parse (WHATWG URL). */
-const MAX_PORT = 65_535;
+/** The highest TCP port, five digits: a URL with a greater one does not parse (WHATWG URL). */
+const MAX_PORT = '65535';
 
 function isValidHost(host: string): boolean {
-  const valid = VALID_HOST.exec(host);
-  return valid !== null && (valid[1] === undefined || Number(valid[1]) <= MAX_PORT);
+  if (!VALID_HOST.test(host)) return false;
+  const colon = host.lastIndexOf(':');
+  if (colon === -1 || host.endsWith(']')) return true;
+  // Only a five-digit port can be too high; digit strings of one length compare as numbers.
+  return host.length - colon - 1 !== 5 || host.slice(colon + 1) <= MAX_PORT;
 }
 
-/** The values of every header named `name` (lower case), as sent. */
-function headerValues(req: Request, name: string): string[] {
-  const values: string[] = [];
+/** The request's `Host` lines and `Authorization` lines, in one pass over its headers as sent. */
+function hostAndAuthorizationLines(req: Request) {
+  let host: string | undefined;
+  let hosts = 0;
+  let authorizations = 0;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
-    const sent = raw[i] ?? '';
+    const name = raw[i] ?? '';
     // Only a name of the right length is lowered: most are not, and need no new string.
-    if (sent.length === name.length && sent.toLowerCase() === name) values.push(raw[i + 1] ?? '');
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      hosts += 1;
+      host ??= raw[i + 1] ?? '';
+    } else if (name.length === 13 && name.toLowerCase() === 'authorization') {
+      authorizations += 1;
+    }
   }
-  return values;
+  return { host, hosts, authorizations };
 }
 
 /**
@@ -59,15 +69,14 @@ export const requestHeadCheck: RequestHandler = (req, _res, next) => {
   if (req.originalUrl.includes('#')) {
     return next(new ApiError('malformed_request', 'The request target must not contain "#".'));
   }
-  const hosts = headerValues(req, 'host');
-  const [host] = hosts;
+  const { host, hosts, authorizations } = hostAndAuthorizationLines(req);
   const missing = host === undefined && req.httpVersion !== '1.0';
-  if (missing || hosts.length > 1 || (host !== undefined && !isValidHost(host))) {
+  if (missing || hosts > 1 || (host !== undefined && !isValidHost(host))) {
     return next(
       new ApiError('malformed_request', 'The request needs exactly one valid Host header.'),
     );
   }
-  if (headerValues(req, 'authorization').length > 1) {
+  if (authorizations > 1) {
     return next(
       new ApiError('malformed_request', 'The request must carry at most one Authorization header.'),
     );
