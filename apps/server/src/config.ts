@@ -26,7 +26,6 @@ const TrustProxySchema = z
     return z.NEVER;
   });
 
-/** A deadline in milliseconds: from 10 ms to 10 minutes. */
 /**
  * Whether `value` is an origin (what `Link` URLs and the OpenAPI document's `servers` begin
  * with): http or https, a host, a port perhaps, and nothing after it but a `/`.
@@ -44,6 +43,7 @@ function isOrigin(value: string): boolean {
   );
 }
 
+/** A deadline in milliseconds: from 10 ms to 10 minutes. */
 const milliseconds = (fallback: number) =>
   z.coerce.number().int().min(10).max(600_000).default(fallback);
 
