@@ -11,4 +11,5 @@ export {
   type PoolStats,
   poolStatsOf,
 } from './client.js';
+export { isDatabaseFault } from './database-faults.js';
 export { migrateDatabase } from './migrate.js';

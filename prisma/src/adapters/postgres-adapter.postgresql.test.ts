@@ -7,6 +7,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseFault } from '../database-faults.js';
 import {
   createDatabase,
   dropDatabase,
@@ -74,6 +75,7 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
       constraint: { index: 'keys_pkey' },
       originalCode: '23505',
     });
+    expect(isDatabaseFault(error)).toBe(false);
   });
 
   it('a refused connection → DatabaseNotReachable (P1001: the server answers 503)', async () => {
@@ -87,6 +89,7 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
       kind: 'DatabaseNotReachable',
       port: 1,
     });
+    expect(isDatabaseFault(error)).toBe(true);
   });
 
   it('a connection the server ends → postgres 57P01 (the server answers 503 on that code)', async () => {
@@ -101,10 +104,9 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
       [session],
     );
 
-    expect(((await sleeping) as DriverAdapterError).cause).toMatchObject({
-      kind: 'postgres',
-      code: '57P01',
-    });
+    const error = await sleeping;
+    expect((error as DriverAdapterError).cause).toMatchObject({ kind: 'postgres', code: '57P01' });
+    expect(isDatabaseFault(error)).toBe(true);
   });
 
   it('a statement past statement_timeout → postgres 57014 (the server answers 503 on that code)', async () => {
@@ -113,6 +115,7 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
     const error = await failureOf(connection.queryRaw(statement('SELECT pg_sleep(2)')));
 
     expect((error as DriverAdapterError).cause).toMatchObject({ kind: 'postgres', code: '57014' });
+    expect(isDatabaseFault(error)).toBe(true);
   });
 
   it('an answer not read in time (queryTimeoutMs) → pg’s own error, no DriverAdapterError (the server answers 503 on its message)', async () => {
@@ -125,6 +128,7 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
 
     expect(error).not.toBeInstanceOf(DriverAdapterError);
     expect(error).toMatchObject({ message: 'Query read timeout' });
+    expect(isDatabaseFault(error)).toBe(true);
   });
 
   it('a connection whose answer did not come in time is not used again, also inside a transaction', async () => {
@@ -136,6 +140,7 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
     const transaction = await connection.startTransaction();
     const stalled = await failureOf(transaction.queryRaw(statement('SELECT pg_sleep(3)')));
     expect(stalled).toMatchObject({ message: 'Query read timeout' });
+    expect(isDatabaseFault(stalled)).toBe(true);
     // What the transaction sends after it fails at once, rather than waiting behind the answer.
     const startedAt = performance.now();
     await failureOf(transaction.executeRaw(statement('ROLLBACK')));
@@ -156,6 +161,7 @@ describe('PostgreSQL faults, as Prisma gets them from the adapter', () => {
 
     expect(error).not.toBeInstanceOf(DriverAdapterError);
     expect(error).toMatchObject({ message: 'timeout exceeded when trying to connect' });
+    expect(isDatabaseFault(error)).toBe(true);
   });
 });
 

@@ -8,6 +8,18 @@ import { reportUnknownSystemTypesAsText } from './postgres-system-types.js';
 /** pg's error when the answer to a query has not come within `query_timeout`. */
 const READ_TIMEOUT_MESSAGE = 'Query read timeout';
 
+/**
+ * What pg and pg-pool say, in their errors' messages alone, when a connection was lost, could
+ * not be made in time (`connectionTimeoutMillis`) or gave no answer in time: parts of pg 8's
+ * texts ("Connection terminated unexpectedly", "Client was closed and is not queryable", …).
+ */
+export const PG_CONNECTION_LOST_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  READ_TIMEOUT_MESSAGE,
+  'is not queryable',
+] as const;
+
 type QueryCallback = (error: unknown, result: unknown) => void;
 
 /** pg's query(), declared as a dozen overloads and implemented as one function taking them all. */

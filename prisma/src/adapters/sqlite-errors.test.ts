@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseFault } from '../database-faults.js';
 import { databaseFileGoneError, fromSqliteError } from './sqlite-errors.js';
 
 let folder: string;
@@ -221,9 +222,11 @@ const FAULTS: Fault[] = [
 ];
 
 describe('fromSqliteError', () => {
-  it.each(FAULTS)('$fault → $kind ($serverAnswer)', async ({ provoke, kind, extendedCode }) => {
+  it.each(FAULTS)('$fault → $kind ($serverAnswer)', async (fault) => {
+    const { provoke, kind, extendedCode, serverAnswer } = fault;
     const error = await provoke();
     const mapped = fromSqliteError(error);
+    expect(isDatabaseFault(mapped)).toBe(serverAnswer.startsWith('503'));
 
     expect(mapped).toBeInstanceOf(DriverAdapterError);
     const { cause } = mapped as DriverAdapterError;
@@ -275,5 +278,6 @@ describe('databaseFileGoneError', () => {
       originalCode: '14',
       originalMessage: 'unable to open database file',
     });
+    expect(isDatabaseFault(databaseFileGoneError('/data/pets.db'))).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { isDatabaseFault } from '@animal-store/db';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
@@ -44,87 +45,13 @@ function fromValidationError(error: RequestValidationError): ApiError {
   return new ApiError('validation_failed', `The request is invalid: ${fields}.`, { details });
 }
 
-/** Prisma's "cannot reach / lost the database" codes, and the socket errors under them. */
-const DATABASE_UNAVAILABLE_CODES = new Set([
-  'P1001',
-  'P1002',
-  'P1008',
-  'P1017',
-  'P2024',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  // PostgreSQL: a statement ran past statement_timeout; the server is shutting down, was told
-  // to end this backend, or is starting up.
-  '57014',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
-/**
- * Driver-adapter error kinds for the same conditions. A table that does not exist means the
- * database under the server was replaced or emptied: a fault of the deployment, not a bug.
- */
-const DATABASE_UNAVAILABLE_KINDS = new Set([
-  'DatabaseNotReachable',
-  'ConnectionClosed',
-  'SocketTimeout',
-  'TableDoesNotExist',
-]);
-/**
- * SQLite's primary result codes for a file that cannot serve: no permission, read-only,
- * out of memory, I/O error, corrupt, disk full, cannot open, lock protocol, not a database.
- */
-const SQLITE_FAULT_CODES = new Set([3, 7, 8, 10, 11, 13, 14, 15, 26]);
-
-function isSqliteFault(kind: unknown, extendedCode: unknown): boolean {
-  // SQLite's extended codes carry the primary code in their low byte.
-  return (
-    kind === 'sqlite' &&
-    typeof extendedCode === 'number' &&
-    SQLITE_FAULT_CODES.has(extendedCode & 0xff)
-  );
-}
-/** node-postgres reports a dropped connection, and its own deadlines, only in its message. */
-const CONNECTION_LOST =
-  /Connection terminated|Connection ended|timeout exceeded when trying to connect|Query read timeout|not queryable/i;
-
-/**
- * Whether `error`, or anything under it (its `cause` chain, the driver-adapter error Prisma
- * keeps in `meta`), says the database cannot be reached or cannot serve.
- */
-function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
-    if (typeof current !== 'object') return false;
-    const { code, name, kind, extendedCode, message, cause, meta } = current as Record<
-      string,
-      unknown
-    >;
-    if (
-      typeof code === 'string' &&
-      (DATABASE_UNAVAILABLE_CODES.has(code) || code.startsWith('08'))
-    ) {
-      return true;
-    }
-    if (typeof kind === 'string' && DATABASE_UNAVAILABLE_KINDS.has(kind)) return true;
-    if (isSqliteFault(kind, extendedCode)) return true;
-    if (name === 'PrismaClientInitializationError') return true;
-    if (typeof message === 'string' && CONNECTION_LOST.test(message)) return true;
-    current = cause ?? (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError;
-  }
-  return false;
-}
-
 /** Turns anything thrown in the pipeline into the ApiError the client sees. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof RequestValidationError) return fromValidationError(error);
   if (error instanceof URIError)
     return new ApiError('not_found', 'No resource exists at this path.');
-  if (isDatabaseUnavailable(error)) {
+  if (isDatabaseFault(error)) {
     return new ApiError(
       'service_unavailable',
       'The service cannot reach its database. Try again shortly.',

@@ -1,0 +1,84 @@
+/**
+ * Which errors from the database mean it cannot be reached or cannot serve: a fault of the
+ * deployment that heals (the server answers 503), not a bug in a statement. Prisma's codes, the
+ * driver adapters' error kinds, SQLite's result codes and node-postgres's messages, each
+ * recognised here, beside the drivers this package configures.
+ */
+import { PG_CONNECTION_LOST_MESSAGES } from './adapters/postgres-client.js';
+
+/** Prisma's "cannot reach / lost the database" codes, and the socket errors under them. */
+const UNAVAILABLE_CODES = new Set([
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // PostgreSQL: a statement ran past statement_timeout; the server is shutting down, was told
+  // to end this backend, or is starting up.
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+/**
+ * Driver-adapter error kinds for the same conditions. A table that does not exist means the
+ * database under the server was replaced or emptied: a fault of the deployment, not a bug.
+ */
+const UNAVAILABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TableDoesNotExist',
+]);
+
+/**
+ * SQLite's primary result codes for a file that cannot serve: no permission, read-only,
+ * out of memory, I/O error, corrupt, disk full, cannot open, lock protocol, not a database.
+ */
+const SQLITE_FAULT_CODES = new Set([3, 7, 8, 10, 11, 13, 14, 15, 26]);
+
+function isSqliteFault(kind: unknown, extendedCode: unknown): boolean {
+  // SQLite's extended codes carry the primary code in their low byte.
+  return (
+    kind === 'sqlite' &&
+    typeof extendedCode === 'number' &&
+    SQLITE_FAULT_CODES.has(extendedCode & 0xff)
+  );
+}
+
+function saysConnectionLost(message: unknown): boolean {
+  return (
+    typeof message === 'string' &&
+    PG_CONNECTION_LOST_MESSAGES.some((lost) => message.includes(lost))
+  );
+}
+
+/**
+ * Whether `error`, or anything under it (its `cause` chain, the driver-adapter error Prisma
+ * keeps in `meta`), says the database cannot be reached or cannot serve.
+ */
+export function isDatabaseFault(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (typeof current !== 'object') return false;
+    const { code, name, kind, extendedCode, message, cause, meta } = current as Record<
+      string,
+      unknown
+    >;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) {
+      return true;
+    }
+    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+    if (isSqliteFault(kind, extendedCode)) return true;
+    if (name === 'PrismaClientInitializationError') return true;
+    if (saysConnectionLost(message)) return true;
+    current = cause ?? (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError;
+  }
+  return false;
+}
