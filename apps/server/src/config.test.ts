@@ -24,3 +24,28 @@ describe('PUBLIC_URL', () => {
     }
   });
 });
+
+describe('settings', () => {
+  it('a variable set to nothing is unset: its default applies, not 0 or an empty name', () => {
+    const config = loadConfig({ PORT: '', SHUTDOWN_DRAIN_MS: '', HOST: '', METRICS_PORT: '' });
+    expect(config.PORT).toBe(3000);
+    expect(config.SHUTDOWN_DRAIN_MS).toBe(loadConfig({}).SHUTDOWN_DRAIN_MS);
+    expect(config.SHUTDOWN_DRAIN_MS).toBeGreaterThan(0);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.METRICS_PORT).toBeUndefined();
+  });
+
+  it('numbers are whole numbers in decimal digits: other notations stop the server', () => {
+    expect(loadConfig({ PORT: '4713', DATABASE_POOL_SIZE: ' 5 ' })).toMatchObject({
+      PORT: 4713,
+      DATABASE_POOL_SIZE: 5,
+    });
+    for (const value of ['0x1269', '1e3', '4713.0', '-1', '+4713', '4713abc']) {
+      expect(() => loadConfig({ PORT: value }), value).toThrow(
+        /PORT: must be a whole number in decimal digits/,
+      );
+    }
+    expect(() => loadConfig({ PORT: '65536' })).toThrow(/PORT/);
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+  });
+});

@@ -43,17 +43,29 @@ function isOrigin(value: string): boolean {
   );
 }
 
+/**
+ * A whole number from `min` to `max`, written in decimal digits: `0x1269` or `1e3` are refused,
+ * not read as 4713 or 1000.
+ */
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, 'must be a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const port = () => wholeNumber(0, 65535);
+
 /** A deadline in milliseconds: from 10 ms to 10 minutes. */
-const milliseconds = (fallback: number) =>
-  z.coerce.number().int().min(10).max(600_000).default(fallback);
+const milliseconds = (fallback: number) => wholeNumber(10, 600_000).default(String(fallback));
 
 /** A wait in milliseconds that may be skipped altogether: from 0 to 10 minutes. */
-const waitMilliseconds = (fallback: number) =>
-  z.coerce.number().int().min(0).max(600_000).default(fallback);
+const waitMilliseconds = (fallback: number) => wholeNumber(0, 600_000).default(String(fallback));
 
 /** Every setting the server reads from its environment; the operations document lists each. */
 export const ConfigSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: port().default('3000'),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z
     .string()
@@ -64,7 +76,7 @@ export const ConfigSchema = z.object({
     .refine(isOrigin, 'must be an origin: http(s)://host[:port], with no path, query or fragment')
     .transform((url) => new URL(url).origin)
     .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default('10'),
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.statementTimeoutMs),
   DATABASE_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.connectTimeoutMs),
   DATABASE_QUERY_TIMEOUT_MS: milliseconds(DEFAULT_DATABASE_CLIENT_OPTIONS.queryTimeoutMs),
@@ -76,8 +88,8 @@ export const ConfigSchema = z.object({
   REDIS_CONNECT_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.connectTimeoutMs),
   REDIS_COMMAND_TIMEOUT_MS: milliseconds(DEFAULT_REDIS_TIMEOUTS.commandTimeoutMs),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default(DEFAULT_REDIS_KEY_PREFIX),
-  IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
-  RATE_LIMIT_MAX_SUBJECTS: z.coerce.number().int().min(1_000).default(DEFAULT_MAX_SUBJECTS),
+  IPV6_PREFIX_LENGTH: wholeNumber(32, 128).default('64'),
+  RATE_LIMIT_MAX_SUBJECTS: wholeNumber(1_000).default(String(DEFAULT_MAX_SUBJECTS)),
   TRUST_PROXY: TrustProxySchema,
   CORS_ORIGINS: z
     .string()
@@ -101,24 +113,34 @@ export const ConfigSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.keepAliveMs),
   SHUTDOWN_DRAIN_MS: waitMilliseconds(DEFAULT_SHUTDOWN.drainMs),
   SHUTDOWN_GRACE_MS: milliseconds(DEFAULT_SHUTDOWN.graceMs),
-  METRICS_PORT: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(0).max(65535).optional(),
-  ),
+  METRICS_PORT: port().optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_BUFFER_BYTES: z.coerce.number().int().min(16_384).default(DEFAULT_LOG_BUFFER_BYTES),
+  LOG_BUFFER_BYTES: wholeNumber(16_384).default(String(DEFAULT_LOG_BUFFER_BYTES)),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/**
+ * The settings of `env` that are set: a variable set to nothing (`PORT=`, as a template leaves
+ * it) is unset, and its default applies, rather than read as `0` or as an empty name.
+ */
+function setVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+}
+
 /** Reads and validates the environment once; a bad setting stops the server with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = ConfigSchema.safeParse(setVariables(env));
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map(
     (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
   );
-  throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  throw new ConfigurationError(`Invalid configuration:\n${problems.join('\n')}`);
+}
+
+/** A setting the server cannot run with: said as is, with no stack, for an operator to fix. */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
 }

@@ -1,6 +1,7 @@
+import { isIPv6 } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPrismaClient, migrateDatabase, poolStatsOf } from '@animal-store/db';
-import { loadConfig } from './config.js';
+import { type Config, ConfigurationError, loadConfig } from './config.js';
 import { resumingRepliesTogether } from './http/turn-batch.js';
 import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
@@ -13,7 +14,30 @@ import { startTracing } from './tracing/tracing.js';
 /** How long spans still queued at shutdown get to reach the collector. */
 const TRACE_FLUSH_MS = 1_000;
 
-const config = loadConfig();
+/**
+ * Where a reader of the log opens the API: its public origin when set, else the address it
+ * listens on (`localhost` for every interface).
+ */
+function readerOrigin(port: number): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  const everyInterface = ['0.0.0.0', '::', '0:0:0:0:0:0:0:0'].includes(config.HOST);
+  const host = everyInterface ? 'localhost' : config.HOST;
+  return `http://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+}
+
+/** The config, or the process ends with every problem listed and nothing of our code's insides. */
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    // Nothing has started yet: no V8 compile job can hold up the exit (process-exit.ts).
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 const logger = createLogger(config.LOG_LEVEL, boundedStdout(config.LOG_BUFFER_BYTES));
 // OpenTelemetry's standard variables, read apart from the config (docs/operations.md, "Tracing").
 const tracing = await startTracing(logger, {
@@ -72,7 +96,7 @@ const server = createApiServer({
 await listen(server, config.PORT, config.HOST);
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;
-logger.info({ port, docs: `http://localhost:${port}/docs` }, 'Animal Store API listening');
+logger.info({ port, docs: `${readerOrigin(port)}/docs` }, 'Animal Store API listening');
 
 /** The metrics listener, apart from the public port, when METRICS_PORT asks for one. */
 async function serveMetrics(port: number | undefined) {

@@ -13,7 +13,12 @@ import {
   MAX_HEADER_BYTES,
   MAX_HEADER_LINES,
 } from './http/limits.js';
-import { answerParserError, owedAnswers } from './http/parser-errors.js';
+import {
+  answerParserError,
+  answerUnsupportedVersion,
+  isHttp1,
+  owedAnswers,
+} from './http/parser-errors.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
@@ -59,6 +64,12 @@ export function createApiServer(deps: ApiServerDeps): Server {
   });
   const readiness = deps.readiness ?? new Readiness(deps.db);
   const app = createApp({ ...deps, metrics, admission, readiness });
+  const refuseVersion = async (req: IncomingMessage, res: ServerResponse) => {
+    const status = await answerUnsupportedVersion(req, res, admission.headersForRefusedRequest);
+    metrics.requestRefused(status);
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse) =>
+    isHttp1(req) ? app(req, res) : refuseVersion(req, res);
   // `Host` is checked by the app, which answers a bad one with an Error body like any other.
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...deps.clientTimeouts };
   const server = createServer(
@@ -72,7 +83,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
       connectionsCheckingInterval: CLIENT_DEADLINE_CHECK_MS,
       ...expressBornMessages(app),
     },
-    app,
+    serve,
   );
   // A client may end its side of the connection once it has sent its request. By default Node
   // then abandons the requests in progress, so a pet could be stored with its 201 never sent;
@@ -95,7 +106,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
   };
   server.on('clientError', refuse);
   // Expectations other than 100-continue MAY be refused (RFC 9110 §10.1.1); they are ignored.
-  server.on('checkExpectation', app);
+  server.on('checkExpectation', serve);
   // CONNECT names no path of this API: answered like a request the parser refused.
   server.on('connect', (_req, socket: Duplex) =>
     refuse(new Error('CONNECT is not supported'), socket),

@@ -153,10 +153,13 @@ describe('Bodies and errors', () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: 'headers_too_large', status: 431 });
   });
 
-  it('400 malformed_request: the HTTP parser rejects the request', async () => {
+  it('400 malformed_request: the HTTP parser rejects the request, or reads it in a version other than HTTP/1.x', async () => {
     const requests = [
       'NOT A REQUEST\r\n\r\n',
       'GET /v1/pets HTTP/9.9\r\nHost: x\r\n\r\n',
+      // Node's parser reads these two request lines; the server speaks neither version.
+      'GET /v1/pets HTTP/2.0\r\nHost: x\r\n\r\n',
+      'GET /healthz HTTP/0.9\r\nHost: x\r\n\r\n',
       'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n',
       'GET /v1/pe ts HTTP/1.1\r\nHost: x\r\n\r\n',
       'GET /v1/pets\x01 HTTP/1.1\r\nHost: x\r\n\r\n',

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let api: TestServer;
@@ -76,6 +77,16 @@ describe('CORS', () => {
       headers: { origin: SHOP, 'access-control-request-method': 'POST' },
     });
     expect(preflight.status).toBe(405);
+  });
+
+  it('OPTIONS * asks about the server as a whole, which names no path: 404 with an Error body', async () => {
+    const res = await sendRaw(
+      api.port,
+      `OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'not_found', status: 404 });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('with CORS_ORIGINS, allowed origins get their preflights answered and read the headers they need', async () => {

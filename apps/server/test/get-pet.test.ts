@@ -53,6 +53,9 @@ describe('getPet (deprecated)', () => {
       '1e3',
       '01',
       '%20',
+      // Percent-encoded digits: paths are exact, an id is its digits as sent.
+      '%31',
+      '1%32',
       '9007199254740992',
       '99999999999999999999999',
       '%E0%A4%A',

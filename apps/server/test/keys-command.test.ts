@@ -198,6 +198,10 @@ describe('The key command', () => {
     expectOneLineError(await keys('rotate'), /unknown command "rotate"/);
     expectOneLineError(await keys('revoke'), /needs the id/);
     expectOneLineError(await keys('revoke', 'key_nope'), /no key has id "key_nope"/);
+    expectOneLineError(
+      await runKeys('mysql://db/pets', ['list']),
+      /Invalid configuration: DATABASE_URL: must start with file: or postgresql:\/\//,
+    );
   });
 
   it('list never shows secrets', async () => {

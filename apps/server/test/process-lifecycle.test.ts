@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRoomyKey,
   killLeftoverServers,
+  runRefusedServer,
   startServerProcess,
 } from './support/server-process.js';
 import {
@@ -132,6 +133,54 @@ async function storedPets(databaseUrl: string): Promise<Map<number, string>> {
 }
 
 describe('Server process', () => {
+  it('a bad setting stops the start: exit 1, every problem listed on stderr, no stack trace', async () => {
+    const refused = await runRefusedServer({
+      PORT: '0x1269',
+      DATABASE_URL: 'mysql://db/pets',
+      LOG_LEVEL: 'loud',
+      // Set to nothing: unset, so not among the problems.
+      SHUTDOWN_DRAIN_MS: '',
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe('');
+    const lines = refused.stderr.trim().split('\n');
+    expect(lines[0]).toBe('Invalid configuration:');
+    expect(lines.slice(1).map((line) => line.trim().split(':')[0])).toEqual([
+      'PORT',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+    ]);
+    expect(refused.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('logs where to open the API reference: the public origin when set, else the address it listens on', async () => {
+    const databaseUrl = await scratchDatabaseUrl();
+    for (const [env, expected] of [
+      [{ PUBLIC_URL: 'https://api.animal-store.test' }, () => 'https://api.animal-store.test/docs'],
+      [{}, (baseUrl: string) => `${baseUrl}/docs`],
+    ] as const) {
+      const server = await startServerProcess(
+        { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+        { stdout: 'pipe' },
+      );
+      let logged = '';
+      server.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        logged += chunk;
+      });
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      if (server.child.stdout && !server.child.stdout.readableEnded) {
+        await once(server.child.stdout, 'end');
+      }
+      const listening = logged
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((line) => line.msg === 'Animal Store API listening');
+      expect(listening?.docs).toBe(expected(server.baseUrl));
+    }
+  });
+
   it('creates and migrates a fresh database on start', async () => {
     const databaseUrl =
       TEST_PROVIDER === 'sqlite'

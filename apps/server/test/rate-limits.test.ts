@@ -250,13 +250,20 @@ describe('Rate limits', () => {
     for (const res of await spend(key, 5)) expect(limits(res).remaining).toBeGreaterThanOrEqual(0);
   });
 
-  it('requests the HTTP parser rejects carry the X-RateLimit-* headers of the client IP', async () => {
+  it('requests the HTTP parser rejects, or reads in a version other than HTTP/1.x, carry the X-RateLimit-* headers of the client IP', async () => {
     await spend(null, 5, DOCUMENT);
-    const res = await sendRaw(api.port, 'BROKEN\r\n\r\n');
-    expect(res.status).toBe(400);
-    expect(res.headers['x-ratelimit-limit']).toBe('60');
-    // The refused request itself is not counted.
-    expect(res.headers['x-ratelimit-remaining']).toBe('55');
+    const refused = [
+      'BROKEN\r\n\r\n',
+      'GET /v1/openapi.json HTTP/2.0\r\nHost: x\r\n\r\n',
+      'GET /v1/openapi.json HTTP/0.9\r\nHost: x\r\n\r\n',
+    ];
+    for (const request of refused) {
+      const res = await sendRaw(api.port, request);
+      expect(res.status).toBe(400);
+      expect(res.headers['x-ratelimit-limit']).toBe('60');
+      // The refused request itself is not counted.
+      expect(res.headers['x-ratelimit-remaining']).toBe('55');
+    }
   });
 });
 

@@ -16,8 +16,17 @@ const c = initContract();
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
+const STATUS_MESSAGE = `must be one of ${PET_STATUSES.join(', ')}`;
+
 export const PetStatusSchema = z.enum(PET_STATUSES, {
-  errorMap: () => ({ message: `must be one of ${PET_STATUSES.join(', ')}` }),
+  errorMap: () => ({ message: STATUS_MESSAGE }),
+});
+
+/** A query's `status`: a repeated one arrives as a list, which is not one of them either. */
+const StatusFilterSchema = z.enum(PET_STATUSES, {
+  errorMap: (issue) => ({
+    message: issue.code === 'invalid_type' ? `${STATUS_MESSAGE}, given once` : STATUS_MESSAGE,
+  }),
 });
 
 export type PetStatus = z.infer<typeof PetStatusSchema>;
@@ -96,7 +105,7 @@ export const ListPetsQuerySchema = z.object({
   limit: wholeNumberInRange(PAGE_SIZE.min, PAGE_SIZE.max)
     .default(PAGE_SIZE.default)
     .describe('Maximum number of animals returned (1 to 100, default 20)'),
-  status: PetStatusSchema.optional().describe('Only animals with this availability'),
+  status: StatusFilterSchema.optional().describe('Only animals with this availability'),
   cursor: z
     .string({ invalid_type_error: 'must be given once' })
     .optional()

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error.js';
 import { API_BROWSER_HEADERS } from './browser-policy.js';
@@ -19,41 +19,87 @@ function apiErrorFor(nodeCode: string | undefined): ApiError {
     : new ApiError('malformed_request', 'The request is not valid HTTP.');
 }
 
+type RateLimitHeadersFor = (ip: string) => Promise<Record<string, string>>;
+
 /**
- * Answers a request that Node's HTTP parser rejected, so it never reached Express. It still
- * gets an Error body, an `X-Request-Id`, the browser headers of every answer and its IP's
- * rate-limit headers; the connection is then closed because the request's framing is unknown.
+ * What a request refused before the app gets: an Error body, a new `X-Request-Id` (its own is
+ * not read), the browser headers of every answer, its IP's rate-limit headers (it is not
+ * counted), and `Connection: close`, as what follows it on the connection cannot be read.
+ */
+async function refusal(
+  apiError: ApiError,
+  remoteAddress: string | undefined,
+  rateLimitHeadersFor: RateLimitHeadersFor,
+) {
+  const rateLimitHeaders = await rateLimitHeadersFor(remoteAddress ?? 'unknown').catch(() => ({}));
+  const body = JSON.stringify(apiError.toBody());
+  const headers: Array<readonly [string, string]> = [
+    ['Content-Type', 'application/json; charset=utf-8'],
+    ['Content-Length', String(Buffer.byteLength(body))],
+    ['X-Request-Id', randomUUID()],
+    ...API_BROWSER_HEADERS,
+    ...Object.entries(rateLimitHeaders),
+    ['Connection', 'close'],
+  ];
+  return { status: apiError.status, headers, body };
+}
+
+/**
+ * Answers a request that Node's HTTP parser rejected, so it never reached Express; the
+ * connection is then closed because the request's framing is unknown.
  * @returns the status answered, or undefined when nobody was left to answer
  */
 export async function answerParserError(
   error: Error & { code?: string },
   socket: Duplex & { remoteAddress?: string },
-  rateLimitHeadersFor: (ip: string) => Promise<Record<string, string>>,
+  rateLimitHeadersFor: RateLimitHeadersFor,
 ): Promise<number | undefined> {
   if (SILENT_CODES.has(error.code ?? '') || !socket.writable) {
     socket.destroy();
     return undefined;
   }
-  const apiError = apiErrorFor(error.code);
-  const rateLimitHeaders = await rateLimitHeadersFor(socket.remoteAddress ?? 'unknown').catch(
-    () => ({}),
+  const { status, headers, body } = await refusal(
+    apiErrorFor(error.code),
+    socket.remoteAddress,
+    rateLimitHeadersFor,
   );
-  const body = JSON.stringify(apiError.toBody());
-  const head = [
-    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${randomUUID()}`,
-    ...API_BROWSER_HEADERS.map(([name, value]) => `${name}: ${value}`),
-    ...Object.entries(rateLimitHeaders).map(([name, value]) => `${name}: ${value}`),
-    'Connection: close',
-  ];
   if (!socket.writable) {
     socket.destroy();
     return undefined;
   }
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    ...headers.map(([name, value]) => `${name}: ${value}`),
+  ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
-  return apiError.status;
+  return status;
+}
+
+/**
+ * Whether a request is in a version of HTTP this server speaks. Node's parser refuses most
+ * others, but reads `HTTP/2.0` and `HTTP/0.9` request lines and hands them on as if they were
+ * HTTP/1.1.
+ */
+export const isHttp1 = (req: IncomingMessage) => req.httpVersionMajor === 1;
+
+/**
+ * Answers a request the parser let through in a version of HTTP other than 1.x as it answers
+ * the versions it refuses itself (`HTTP/1.2`, `HTTP/3.0`), before the app sees it.
+ * @returns the status answered
+ */
+export async function answerUnsupportedVersion(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rateLimitHeadersFor: RateLimitHeadersFor,
+): Promise<number> {
+  const apiError = new ApiError('malformed_request', 'The request is not valid HTTP/1.1.');
+  const { status, headers, body } = await refusal(
+    apiError,
+    req.socket.remoteAddress,
+    rateLimitHeadersFor,
+  );
+  res.writeHead(status, headers.flat()).end(body);
+  return status;
 }
 
 const settled = (res: ServerResponse) =>

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_HEADER_BYTES } from './limits.js';
 
@@ -81,8 +81,28 @@ export const requestHeadCheck: RequestHandler = (req, _res, next) => {
       new ApiError('malformed_request', 'The request must carry at most one Authorization header.'),
     );
   }
+  // Origin-form (`/v1/pets`) is what clients send; absolute-form is for proxies, rare here.
+  if (req.originalUrl.charCodeAt(0) !== SLASH) return addressTarget(req, next);
   next();
 };
+
+const SLASH = '/'.charCodeAt(0);
+const ABSOLUTE_FORM = /^https?:\/\/([^/?]*)/i;
+
+/**
+ * A request whose target is an absolute URL (`GET http://api.example/v1/pets`) addressed that
+ * URL's host, whatever its `Host` says (RFC 9112 §3.2.2): the host is taken from the target, so
+ * that the `Link` URLs built from `Host` (`requestOrigin`) point where the client asked.
+ */
+function addressTarget(req: Request, next: NextFunction) {
+  const authority = ABSOLUTE_FORM.exec(req.originalUrl)?.[1];
+  if (authority === undefined) return next();
+  if (!isValidHost(authority)) {
+    return next(new ApiError('malformed_request', "The request target's host is not valid."));
+  }
+  req.headers.host = authority;
+  next();
+}
 
 /**
  * The scheme the client used, `https` or `http`. Behind a trusted proxy Express reads it from

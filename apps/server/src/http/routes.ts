@@ -8,7 +8,7 @@ export type OperationName = keyof typeof contract.pets;
 export type ProbeName = 'healthz' | 'readyz';
 export type DocumentName = 'openapi' | 'docs' | 'docsAsset';
 
-/** A path's segment parameters, by name, decoded (`{ petId: '42' }`). */
+/** A path's segment parameters, by name, as sent (`{ petId: '42' }`). */
 export type PathParams = Record<string, string>;
 
 /**
@@ -80,16 +80,6 @@ interface PathEntry {
 
 const UNKNOWN_PATH: RequestTarget = { kind: 'unknown-path' };
 
-/** A segment as Express hands it to a route: percent-decoded, or as sent when it cannot be. */
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    // Undecodable (`%E0`): the contract's validation refuses it as it would any other value.
-    return segment;
-  }
-}
-
 function pathEntry(path: string, routes: Route[]): PathEntry {
   const parameterNames: string[] = [];
   const pattern = path
@@ -146,7 +136,10 @@ export function createRouteResolver(routes: readonly Route[] = ROUTES) {
       if (!found) continue;
       const params: PathParams = {};
       entry.parameterNames.forEach((name, index) => {
-        params[name] = decodedSegment(found[index + 1] as string);
+        // As sent, not percent-decoded: paths have no aliases, and the one parameter there is,
+        // a pet's id, is canonical digits (`/v1/pets/%31` is no more pet 1 than `/v1/%70ets`
+        // is `/v1/pets`).
+        params[name] = found[index + 1] as string;
       });
       return { entry, params };
     }

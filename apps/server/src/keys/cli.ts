@@ -169,8 +169,10 @@ run(process.argv.slice(2)).then(
   () => exitWhenIdle(0),
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    // One line, so scripts can show it as is; `keys --help` has the usage.
-    process.stderr.write(`keys: ${message.split('\n')[0]} (see keys --help)\n`);
+    // One line, so scripts can show it as is (a bad setting's list too); `keys --help` has the usage.
+    const [headline, ...more] = message.split('\n').map((line) => line.trim());
+    const line = more.length > 0 ? `${headline} ${more.filter(Boolean).join('; ')}` : headline;
+    process.stderr.write(`keys: ${line} (see keys --help)\n`);
     exitWhenIdle(1);
   },
 );

@@ -70,28 +70,40 @@ export async function startServerProcess(
   throw new Error('server did not start');
 }
 
-export interface KeysResult {
+/** How a command ended: its exit status and what it wrote. */
+export interface CommandResult {
   status: number | null;
   stdout: string;
   stderr: string;
 }
 
 /**
- * Runs the key command as users do, against `databaseUrl`. Async, so the test's event loop keeps
- * noticing keep-alive connections a server closes meanwhile.
+ * Runs `program` (the server's main.ts or the key command) to its end, as users do, with `env`
+ * on top of ours. Async, so the test's event loop keeps noticing keep-alive connections a
+ * server closes meanwhile.
  */
-export function runKeys(databaseUrl: string, args: string[]): Promise<KeysResult> {
-  return new Promise((resolve) => {
+function runToExit(program: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  return new Promise<CommandResult>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', KEYS, ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' },
+      ['--import', 'tsx', program, ...args],
+      { env: { ...process.env, ...env }, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ status, stdout, stderr });
       },
     );
   });
+}
+
+/** Runs the key command as users do, against `databaseUrl`. */
+export function runKeys(databaseUrl: string, args: string[]): Promise<CommandResult> {
+  return runToExit(KEYS, { DATABASE_URL: databaseUrl }, args);
+}
+
+/** Starts the server with `env`, for a start that is refused: it exits, and says why. */
+export function runRefusedServer(env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return runToExit(MAIN, { HOST: '127.0.0.1', PORT: '0', ...env });
 }
 
 /** A fresh key with room for every request a test makes. */
