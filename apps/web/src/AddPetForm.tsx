@@ -1,8 +1,9 @@
 import type { Pet, PetStatus } from '@animal-store/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
-import { fieldDetails, isUnauthorized, tsr } from './api';
+import { fieldDetails, isUnauthorized, retryAt, tsr } from './api';
 import { PETS_QUERY_KEY } from './Catalogue';
+import { useCountdown } from './hooks/useCountdown';
 import { ProblemNotice } from './ProblemNotice';
 import { StatusOptions } from './StatusOptions';
 import {
@@ -23,6 +24,8 @@ interface AddPetFormProps {
 type Outcome =
   | { kind: 'none' }
   | { kind: 'added'; pet: Pet }
+  /** The form's own checks found a field to correct: nothing was sent. */
+  | { kind: 'invalid' }
   | { kind: 'refused' }
   | { kind: 'failed'; error: unknown }
   | { kind: 'interrupted' };
@@ -37,6 +40,13 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
   const categoryRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLSelectElement>(null);
   const messageRef = useRef<HTMLDivElement>(null);
+  /**
+   * The entry's `Idempotency-Key`, kept until it is added or edited: a second press while the
+   * first is on its way (two in one tick, before the button shows "Adding…"), or a retry after
+   * an answer that never came, is the same create, which the server stores once.
+   */
+  const entryKey = useRef(crypto.randomUUID());
+  const sending = useRef(false);
   const ids = {
     title: useId(),
     name: useId(),
@@ -55,7 +65,11 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
   };
 
   const createPet = tsr.pets.createPet.useMutation({
+    onSettled: () => {
+      sending.current = false;
+    },
     onSuccess: async (response) => {
+      entryKey.current = crypto.randomUUID();
       setOutcome({ kind: 'added', pet: response.body });
       onAdded(response.body);
       setName('');
@@ -97,24 +111,33 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
     else if (fieldErrors.status) statusRef.current?.focus();
   }
 
+  // While a 429's window has not reset, another press is sure to be refused (and counted towards
+  // a ban): the button waits with the notice's countdown.
+  const refusedUntil = outcome.kind === 'failed' ? retryAt(outcome.error) : null;
+  const waiting = useCountdown(refusedUntil) > 0 && refusedUntil !== null;
+
   /** Any edit starts a new entry: the last outcome no longer applies. */
   function edited(field: Field) {
+    entryKey.current = crypto.randomUUID();
     if (outcome.kind !== 'none') setOutcome({ kind: 'none' });
     if (errors[field]) setErrors(({ [field]: _fixed, ...rest }) => rest);
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (createPet.isPending) return;
+    if (sending.current || waiting) return;
     setOutcome({ kind: 'none' });
     const checked = checkNewPet({ name, category, status });
     if (!checked.ok) {
       setErrors(checked.errors);
+      // Said as an alert too: focus may already be on the field, and then moving it says nothing.
+      setOutcome({ kind: 'invalid' });
       focusFirst(checked.errors);
       return;
     }
     setErrors({});
-    createPet.mutate({ body: checked.pet });
+    sending.current = true;
+    createPet.mutate({ body: checked.pet, headers: { 'idempotency-key': entryKey.current } });
   }
 
   function describedBy(field: Field, hint?: string) {
@@ -201,6 +224,11 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
             </p>
           )}
         </div>
+        {outcome.kind === 'invalid' && (
+          <div className="alert alert-error" role="alert">
+            Not added yet: correct the marked fields.
+          </div>
+        )}
         {outcome.kind === 'refused' && (
           <div className="alert alert-error" role="alert">
             The store refused the animal. Correct the marked fields.
@@ -217,7 +245,11 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
           {added && (
             <div className="alert alert-success added" data-testid="added">
               <p>
-                Added <strong>{added.name}</strong> as animal #{added.id}.
+                Added{' '}
+                <strong>
+                  <bdi>{added.name}</bdi>
+                </strong>{' '}
+                as animal #{added.id}.
               </p>
               <p className="added-details">
                 Category {added.categoryId} ·{' '}
@@ -230,7 +262,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
           type="submit"
           className="button button-primary"
           // Not `disabled`: that would take focus away from the button while the request runs.
-          aria-disabled={createPet.isPending}
+          aria-disabled={createPet.isPending || waiting}
         >
           {createPet.isPending ? 'Adding…' : 'Add animal'}
         </button>

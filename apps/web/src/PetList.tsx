@@ -36,7 +36,9 @@ export const PetList = forwardRef<HTMLDivElement, PetListProps>(function PetList
               data-pet-id={pet.id}
               className={pet.id === highlightId ? 'row-new' : undefined}
             >
-              <span className="pet-name">{pet.name}</span>
+              <span className="pet-name">
+                <bdi>{pet.name}</bdi>
+              </span>
               <span className={`badge badge-${pet.status}`}>{pet.status}</span>
               <span className="pet-meta">
                 #{pet.id} · Category {pet.categoryId}
@@ -76,7 +78,7 @@ export const PetList = forwardRef<HTMLDivElement, PetListProps>(function PetList
             >
               <td className="num mono">{pet.id}</td>
               <td className="name">
-                {pet.name}
+                <bdi>{pet.name}</bdi>
                 {pet.id === highlightId && <span className="new-tag"> (just added)</span>}
               </td>
               <td className="num mono">{pet.categoryId}</td>

@@ -18,12 +18,12 @@ export const tsr = initTsrReactQuery(contract, {
   async api(args) {
     const response = await tsRestFetchApi(args);
     receivedAt.set(response.headers, Date.now());
-    recordRateLimit(response.headers);
     if (response.status === 401) {
       refuseKey('The server did not accept that API key. Check it and enter it again.');
-    } else if (response.status < 300) {
-      confirmKey();
+      return response;
     }
+    recordRateLimit(response.headers);
+    if (response.status < 300) confirmKey();
     return response;
   },
 });

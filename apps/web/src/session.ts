@@ -77,8 +77,12 @@ export function confirmKey(): void {
   accepted = true;
 }
 
-/** The server refused the key: before any success, back to the key screen; after, in place. */
+/**
+ * The server refused the key: before any success, back to the key screen; after, in place. The
+ * budget shown goes too: a refusal's `X-RateLimit-*` are the browser's IP's, not a key's.
+ */
 export function refuseKey(notice: string): void {
+  rateLimitStore.set(null);
   if (!accepted) {
     forgetKey(notice);
     return;

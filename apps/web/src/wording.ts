@@ -44,6 +44,7 @@ function nameProblem(name: string): string {
 function categoryProblem(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') return 'Enter a category ID.';
+  if (/^-\d+$/.test(trimmed)) return 'Category must be 1 or more.';
   if (!/^\d+$/.test(trimmed)) return 'Category must be a whole number, such as 3.';
   const value = Number(trimmed);
   if (value < 1) return 'Category must be 1 or more.';

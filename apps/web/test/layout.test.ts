@@ -14,6 +14,7 @@ import {
   seed,
   signIn,
   startApp,
+  WIDTHS,
 } from './support/app';
 import { axeViolations, checkState, sidewaysOverflow } from './support/checks';
 
@@ -138,6 +139,28 @@ describe('layout', () => {
     await catalogue(page).locator('table').waitFor();
     expect(await jump.isVisible()).toBe(false);
     await page.context().close();
+  });
+
+  it('a name of one long word wraps inside its column, and a right-to-left one keeps its own direction: every column stays in view', async () => {
+    const longWord = 'W'.repeat(100);
+    const rightToLeft = 'חתול 123 abc';
+    await seed(app, key, [
+      { name: longWord, categoryId: 7, status: 'pending' },
+      { name: rightToLeft, categoryId: 7, status: 'pending' },
+    ]);
+    for (const width of WIDTHS) {
+      const page = await openPage(app, width);
+      await signIn(page, app, key, '/?status=pending&limit=100');
+      await expect.poll(() => rows(page).count()).toBe(10);
+      expect(await sidewaysOverflow(page), `at ${width}`).toEqual([]);
+      const status = rows(page).filter({ hasText: longWord }).getByText('pending', { exact: true });
+      const box = await status.boundingBox();
+      expect(box && box.x + box.width, `at ${width}`).toBeLessThanOrEqual(width);
+      // Isolated, so its digits are not reordered into the text around it.
+      const isolated = rows(page).locator('bdi').filter({ hasText: rightToLeft });
+      expect(await isolated.count(), `at ${width}`).toBe(1);
+      await page.context().close();
+    }
   });
 
   it('follows the system’s dark mode, still with no violation', async () => {

@@ -69,6 +69,7 @@ describe('session', () => {
     await addForm(page).getByLabel('Category ID', { exact: true }).fill('4');
     await addForm(page).getByLabel('Status', { exact: true }).selectOption('pending');
 
+    expect(await page.getByTestId('budget').textContent()).toMatch(/ of 100,000 /);
     await app.revokeKey(revoked.id);
     // Every instance refuses a revoked key within 5 seconds.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
@@ -80,6 +81,8 @@ describe('session', () => {
     expect(await dialog.getByRole('alert').textContent()).toContain('did not accept that API key');
     expect(await focused(page)).toBe('input: API key');
     expect(await page.title()).toBe('Sign in again · Animal Store');
+    // The refusal's X-RateLimit-* are the browser's IP's, not a key's: no budget is shown.
+    expect(await page.getByTestId('budget').count()).toBe(0);
     await checkState(page, 'key-revoked');
     // The work behind it is all there.
     expect(await rows(page).count()).toBe(6);
