@@ -118,9 +118,10 @@ export function createApp(deps: AppDeps): Express {
   // unknown parameters would go unread (the request line's 16 KiB bounds the count).
   app.set('query parser', (query: string) => parseQueryString(query, '&', '=', { maxKeys: 0 }));
   app.set('etag', false);
-  // No response carries a validator (no ETag, no Last-Modified) and none may be stored
-  // (`no-store`), so no request is fresh: Express would otherwise answer `If-None-Match: *`
-  // with an empty 304, which no operation declares.
+  // What `res.send` answers (operations, probes, documents) carries no validator (no ETag, no
+  // Last-Modified) and may not be stored (`no-store`), so no request for it is fresh: Express
+  // would otherwise answer `If-None-Match: *` with an empty 304, which no operation declares.
+  // (The static assets of /docs answer conditional requests themselves.)
   Object.defineProperty(app.request, 'fresh', { get: () => false });
   app.set('trust proxy', deps.trustProxy ?? false);
 

@@ -27,12 +27,18 @@ describe('PUBLIC_URL', () => {
 
 describe('settings', () => {
   it('a variable set to nothing is unset: its default applies, not 0 or an empty name', () => {
-    const config = loadConfig({ PORT: '', SHUTDOWN_DRAIN_MS: '', HOST: '', METRICS_PORT: '' });
+    const config = loadConfig({ PORT: '', SHUTDOWN_DRAIN_MS: ' ', HOST: '', METRICS_PORT: '' });
     expect(config.PORT).toBe(3000);
     expect(config.SHUTDOWN_DRAIN_MS).toBe(loadConfig({}).SHUTDOWN_DRAIN_MS);
     expect(config.SHUTDOWN_DRAIN_MS).toBeGreaterThan(0);
     expect(config.HOST).toBe('0.0.0.0');
     expect(config.METRICS_PORT).toBeUndefined();
+  });
+
+  it('a database or Redis URL set to nothing stops the server: unset, it would run on another deployment', () => {
+    expect(() => loadConfig({ DATABASE_URL: '' })).toThrow(/DATABASE_URL: must start with file:/);
+    expect(() => loadConfig({ REDIS_URL: ' ' })).toThrow(/REDIS_URL: must start with redis:/);
+    expect(loadConfig({}).REDIS_URL).toBeUndefined();
   });
 
   it('numbers are whole numbers in decimal digits: other notations stop the server', () => {

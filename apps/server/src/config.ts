@@ -123,11 +123,20 @@ export const ConfigSchema = z.object({
 export type Config = z.infer<typeof ConfigSchema>;
 
 /**
- * The settings of `env` that are set: a variable set to nothing (`PORT=`, as a template leaves
- * it) is unset, and its default applies, rather than read as `0` or as an empty name.
+ * Settings whose default is another deployment, not another value: unset, the server runs on its
+ * own SQLite file, or counts rate limits in-process. Set to nothing (a secret a template did not
+ * fill in), they are refused rather than taken as unset.
+ */
+const NEVER_BLANK = new Set(['DATABASE_URL', 'REDIS_URL']);
+
+/**
+ * The settings of `env` that are set: a variable set to nothing or spaces (`PORT=`, as a template
+ * leaves it) is unset, and its default applies, rather than read as `0` or as an empty name.
  */
 function setVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => value?.trim() !== '' || NEVER_BLANK.has(name)),
+  );
 }
 
 /** Reads and validates the environment once; a bad setting stops the server with every problem listed. */
@@ -143,4 +152,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** A setting the server cannot run with: said as is, with no stack, for an operator to fix. */
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
+}
+
+/**
+ * The config, or, for a bad setting, the process ends with the problems on stderr and exit code
+ * 1, with none of our code's insides (the server and `pnpm dev` start this way).
+ */
+export function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    // Only modules have loaded: no hot code is being compiled on V8's threads, the one thing that
+    // can hold up process.exit() (process-exit.ts).
+    process.exit(1);
+  }
 }

@@ -1,7 +1,7 @@
-import { isIPv6 } from 'node:net';
+import { type AddressInfo, isIPv6 } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPrismaClient, migrateDatabase, poolStatsOf } from '@animal-store/db';
-import { type Config, ConfigurationError, loadConfig } from './config.js';
+import { type Config, configOrExit } from './config.js';
 import { resumingRepliesTogether } from './http/turn-batch.js';
 import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
@@ -16,25 +16,13 @@ const TRACE_FLUSH_MS = 1_000;
 
 /**
  * Where a reader of the log opens the API: its public origin when set, else the address it
- * listens on (`localhost` for every interface).
+ * listens on (`localhost` when that is every interface, as Node reports it: `0.0.0.0` or `::`).
  */
-function readerOrigin(port: number): string {
-  if (config.PUBLIC_URL) return config.PUBLIC_URL;
-  const everyInterface = ['0.0.0.0', '::', '0:0:0:0:0:0:0:0'].includes(config.HOST);
-  const host = everyInterface ? 'localhost' : config.HOST;
-  return `http://${isIPv6(host) ? `[${host}]` : host}:${port}`;
-}
-
-/** The config, or the process ends with every problem listed and nothing of our code's insides. */
-function configOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    // Nothing has started yet: no V8 compile job can hold up the exit (process-exit.ts).
-    process.exit(1);
-  }
+function readerOrigin({ PUBLIC_URL }: Config, listening: AddressInfo): string {
+  if (PUBLIC_URL) return PUBLIC_URL;
+  const { address, port } = listening;
+  if (address === '0.0.0.0' || address === '::') return `http://localhost:${port}`;
+  return `http://${isIPv6(address) ? `[${address}]` : address}:${port}`;
 }
 
 const config = configOrExit();
@@ -94,9 +82,11 @@ const server = createApiServer({
   tracing,
 });
 await listen(server, config.PORT, config.HOST);
-const address = server.address();
-const port = typeof address === 'object' && address ? address.port : config.PORT;
-logger.info({ port, docs: `${readerOrigin(port)}/docs` }, 'Animal Store API listening');
+const listening = server.address() as AddressInfo;
+logger.info(
+  { port: listening.port, docs: `${readerOrigin(config, listening)}/docs` },
+  'Animal Store API listening',
+);
 
 /** The metrics listener, apart from the public port, when METRICS_PORT asks for one. */
 async function serveMetrics(port: number | undefined) {

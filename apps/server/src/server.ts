@@ -64,9 +64,11 @@ export function createApiServer(deps: ApiServerDeps): Server {
   });
   const readiness = deps.readiness ?? new Readiness(deps.db);
   const app = createApp({ ...deps, metrics, admission, readiness });
-  const refuseVersion = async (req: IncomingMessage, res: ServerResponse) => {
-    const status = await answerUnsupportedVersion(req, res, admission.headersForRefusedRequest);
-    metrics.requestRefused(status);
+  const refuseVersion = (req: IncomingMessage, res: ServerResponse) => {
+    answerUnsupportedVersion(req, res, admission.headersForRefusedRequest).then(
+      (status) => metrics.requestRefused(status),
+      () => res.destroy(),
+    );
   };
   const serve = (req: IncomingMessage, res: ServerResponse) =>
     isHttp1(req) ? app(req, res) : refuseVersion(req, res);

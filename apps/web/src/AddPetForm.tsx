@@ -30,6 +30,16 @@ type Outcome =
   | { kind: 'failed'; error: unknown }
   | { kind: 'interrupted' };
 
+/**
+ * A new entry's `Idempotency-Key`: 128 random bits in hex. From `getRandomValues`, which every
+ * page has; `crypto.randomUUID` exists only on secure origins (HTTPS, localhost), and the app
+ * may be served over plain HTTP inside a shop.
+ */
+function newEntryKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -45,8 +55,14 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
    * first is on its way (two in one tick, before the button shows "Adding…"), or a retry after
    * an answer that never came, is the same create, which the server stores once.
    */
-  const entryKey = useRef(crypto.randomUUID());
+  const entryKey = useRef<string | null>(null);
   const sending = useRef(false);
+  /**
+   * Until when a 429 said the key may not send (ms), kept through edits: the next press would
+   * only be refused again, and refusals count towards a ban.
+   */
+  const [refusedUntil, setRefusedUntil] = useState<number | null>(null);
+  const waiting = useCountdown(refusedUntil) > 0 && refusedUntil !== null;
   const ids = {
     title: useId(),
     name: useId(),
@@ -69,7 +85,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
       sending.current = false;
     },
     onSuccess: async (response) => {
-      entryKey.current = crypto.randomUUID();
+      entryKey.current = null;
       setOutcome({ kind: 'added', pet: response.body });
       onAdded(response.body);
       setName('');
@@ -77,6 +93,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
       await queryClient.invalidateQueries({ queryKey: PETS_QUERY_KEY });
     },
     onError: (error) => {
+      setRefusedUntil(retryAt(error));
       if (isUnauthorized(error)) {
         // A key is asked for in place; the form keeps its values for when it is back.
         setOutcome({ kind: 'interrupted' });
@@ -111,14 +128,9 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
     else if (fieldErrors.status) statusRef.current?.focus();
   }
 
-  // While a 429's window has not reset, another press is sure to be refused (and counted towards
-  // a ban): the button waits with the notice's countdown.
-  const refusedUntil = outcome.kind === 'failed' ? retryAt(outcome.error) : null;
-  const waiting = useCountdown(refusedUntil) > 0 && refusedUntil !== null;
-
   /** Any edit starts a new entry: the last outcome no longer applies. */
   function edited(field: Field) {
-    entryKey.current = crypto.randomUUID();
+    entryKey.current = null;
     if (outcome.kind !== 'none') setOutcome({ kind: 'none' });
     if (errors[field]) setErrors(({ [field]: _fixed, ...rest }) => rest);
   }
@@ -137,6 +149,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
     }
     setErrors({});
     sending.current = true;
+    entryKey.current ??= newEntryKey();
     createPet.mutate({ body: checked.pet, headers: { 'idempotency-key': entryKey.current } });
   }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Pet } from '@animal-store/contract';
 import { createPrismaClient, type DatabaseClient, migrateDatabase } from '@animal-store/db';
 import { z } from 'zod';
-import { DATA_FOLDER, loadConfig } from '../config.js';
+import { configOrExit, DATA_FOLDER } from '../config.js';
 import { createApiKeyStore, hashSecret } from '../keys/api-key-store.js';
 import { createPetStore } from '../pets/pet-store.js';
 import { exitWhenIdle } from '../process-exit.js';
@@ -65,7 +65,7 @@ async function seedAnimals(db: DatabaseClient): Promise<number> {
   return SAMPLE_ANIMALS.length;
 }
 
-const config = loadConfig();
+const config = configOrExit();
 await migrateDatabase(config.DATABASE_URL);
 const db = createPrismaClient(config.DATABASE_URL);
 try {

@@ -12,7 +12,8 @@ type EndpointOptions = Parameters<typeof createExpressEndpoints<typeof contract.
  * per operation. ts-rest registers each endpoint as a route of an Express app; here it
  * registers them on a recorder instead, because the request context already knows which
  * operation a request is for: Express need not match the path again. The pipeline sets
- * `req.params` from the context before it calls the handler, as an Express route would.
+ * `req.params` from the context before it calls the handler, as an Express route would (but not
+ * percent-decoded: paths have no aliases, see routes.ts).
  */
 export function operationHandlers(
   router: PetsRouter,

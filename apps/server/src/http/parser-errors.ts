@@ -92,9 +92,8 @@ export async function answerUnsupportedVersion(
   res: ServerResponse,
   rateLimitHeadersFor: RateLimitHeadersFor,
 ): Promise<number> {
-  const apiError = new ApiError('malformed_request', 'The request is not valid HTTP/1.1.');
   const { status, headers, body } = await refusal(
-    apiError,
+    apiErrorFor(undefined),
     req.socket.remoteAddress,
     rateLimitHeadersFor,
   );

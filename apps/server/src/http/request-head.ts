@@ -88,6 +88,8 @@ export const requestHeadCheck: RequestHandler = (req, _res, next) => {
 
 const SLASH = '/'.charCodeAt(0);
 const ABSOLUTE_FORM = /^https?:\/\/([^/?]*)/i;
+/** A URI scheme (RFC 3986 §3.1) and its colon. */
+const ANY_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
  * A request whose target is an absolute URL (`GET http://api.example/v1/pets`) addressed that
@@ -96,7 +98,11 @@ const ABSOLUTE_FORM = /^https?:\/\/([^/?]*)/i;
  */
 function addressTarget(req: Request, next: NextFunction) {
   const authority = ABSOLUTE_FORM.exec(req.originalUrl)?.[1];
-  if (authority === undefined) return next();
+  if (authority === undefined) {
+    // `OPTIONS *` goes on (to a 404); a URL of another scheme names nothing this server serves.
+    if (!ANY_SCHEME.test(req.originalUrl)) return next();
+    return next(new ApiError('malformed_request', 'The request target must be http or https.'));
+  }
   if (!isValidHost(authority)) {
     return next(new ApiError('malformed_request', "The request target's host is not valid."));
   }

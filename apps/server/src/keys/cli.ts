@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createPrismaClient, migrateDatabase } from '@animal-store/db';
-import { loadConfig } from '../config.js';
+import { ConfigurationError, loadConfig } from '../config.js';
 import { PLAN_NAMES, type PlanName } from '../limits/plans.js';
 import { exitWhenIdle } from '../process-exit.js';
 import { type ApiKeyInfo, createApiKeyStore, type NewApiKey } from './api-key-store.js';
@@ -169,9 +169,11 @@ run(process.argv.slice(2)).then(
   () => exitWhenIdle(0),
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    // One line, so scripts can show it as is (a bad setting's list too); `keys --help` has the usage.
-    const [headline, ...more] = message.split('\n').map((line) => line.trim());
-    const line = more.length > 0 ? `${headline} ${more.filter(Boolean).join('; ')}` : headline;
+    // One line, so scripts can show it as is; `keys --help` has the usage. A bad setting's
+    // problems are each one line of its message: all of them are said.
+    const lines = message.split('\n').map((line) => line.trim());
+    const line =
+      error instanceof ConfigurationError ? lines.filter(Boolean).join(' ') : (lines[0] ?? '');
     process.stderr.write(`keys: ${line} (see keys --help)\n`);
     exitWhenIdle(1);
   },
