@@ -62,7 +62,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
    * only be refused again, and refusals count towards a ban.
    */
   const [refusedUntil, setRefusedUntil] = useState<number | null>(null);
-  const waiting = useCountdown(refusedUntil) > 0 && refusedUntil !== null;
+  const waiting = useCountdown(refusedUntil) > 0;
   const ids = {
     title: useId(),
     name: useId(),

@@ -25,5 +25,6 @@ export function useCountdown(until: number | null): number {
     tick();
     return () => clearTimeout(timer);
   }, [until]);
-  return seconds;
+  // The state catches up in the effect, after this render: nothing to wait for is 0 at once.
+  return until === null ? 0 : seconds;
 }
