@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import {
   createRoomyKey,
   killLeftoverServers,
@@ -121,6 +122,18 @@ function keepAliveLoad(port: number, key: string, clients: number): Promise<Keep
 }
 
 /** Every pet in the database, by id, read straight from it. */
+/** True once nothing listens on `port`; a connection that still gets in is closed at once. */
+function listenerRefuses(port: number): Promise<true | undefined> {
+  return new Promise((resolve) => {
+    const probe = connect(port, '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(undefined);
+    });
+    probe.once('error', () => resolve(true));
+  });
+}
+
 async function storedPets(databaseUrl: string): Promise<Map<number, string>> {
   const db = createPrismaClient(databaseUrl);
   try {
@@ -259,7 +272,8 @@ describe('Server process', () => {
     const databaseUrl = await scratchDatabaseUrl();
     const key = await createRoomyKey(databaseUrl);
     const server = await startServerProcess({ DATABASE_URL: databaseUrl });
-    const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+    const port = Number(new URL(server.baseUrl).port);
+    const socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
     let received = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => {
@@ -274,7 +288,10 @@ describe('Server process', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The rest is sent once the server has acted on the signal (its listener closed), not after
+    // a fixed wait: on a busy machine the signal and the rest can reach it in the same turn, and
+    // a request it finishes before it knows of the signal is rightly answered keep-alive.
+    await eventually(() => listenerRefuses(port), 10_000, 'the listener to close');
     socket.write(body.slice(10));
 
     await once(socket, 'end');
@@ -413,7 +430,7 @@ describe('Shutdown drain', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually(() => listenerRefuses(port), 10_000, 'the listener to close');
     for (const client of clients) client.socket.write(request(client.extraHeaders));
     const startedAt = Date.now();
     await Promise.all(clients.map((client) => once(client.socket, 'end')));
