@@ -121,7 +121,6 @@ function keepAliveLoad(port: number, key: string, clients: number): Promise<Keep
   return Promise.all(Array.from({ length: clients }, client)).then(() => load);
 }
 
-/** Every pet in the database, by id, read straight from it. */
 /** True once nothing listens on `port`; a connection that still gets in is closed at once. */
 function listenerRefuses(port: number): Promise<true | undefined> {
   return new Promise((resolve) => {
@@ -134,6 +133,7 @@ function listenerRefuses(port: number): Promise<true | undefined> {
   });
 }
 
+/** Every pet in the database, by id, read straight from it. */
 async function storedPets(databaseUrl: string): Promise<Map<number, string>> {
   const db = createPrismaClient(databaseUrl);
   try {
