@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { DatabaseClient, Prisma } from '@animal-store/db';
 import { PLAN_QUOTAS, type PlanName, type Quota } from '../limits/plans.js';
@@ -71,9 +71,13 @@ export function couldBeSecret(token: string): boolean {
   return UNCHECKED_SECRET.test(token);
 }
 
-/** Keys carry 256 random bits, so a fast unsalted hash is enough to store them safely. */
+/**
+ * Keys carry 256 random bits, so a fast unsalted hash is enough to store them safely. Every
+ * request with a key hashes it (the hash is what the server remembers, never the key), so it
+ * is `crypto.hash`'s one call, which makes no Hash object: a third of `createHash`'s cost.
+ */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export type NewApiKey =

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { buildOpenApiDocument } from '@animal-store/contract/openapi';
@@ -59,7 +59,7 @@ const docsPagePolicy = helmet.contentSecurityPolicy({
   useDefaults: false,
   directives: {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", `'sha256-${createHash('sha256').update(DOCS_SCRIPT).digest('base64')}'`],
+    scriptSrc: ["'self'", `'sha256-${hash('sha256', DOCS_SCRIPT, 'base64')}'`],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { contract, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@animal-store/contract';
 import { initServer, RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler, Request, Response } from 'express';
@@ -23,9 +23,7 @@ const IDEMPOTENCY_OUTCOMES = {
 const canonicalJson = configure({ deterministic: true, circularValue: Error });
 
 function hashOf(value: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(value) ?? '')
-    .digest('base64url');
+  return hash('sha256', canonicalJson(value) ?? '', 'base64url');
 }
 
 export interface PetsRouterDeps {
