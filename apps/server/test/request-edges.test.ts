@@ -126,6 +126,19 @@ describe('Requests at the edges of HTTP', () => {
     expect(listed.at(-1)).toEqual(created);
   });
 
+  it('a create read in full is answered before the refusal of the next request on the connection, whose body breaks off: its 201 first, then the 400', async () => {
+    const body = '{"name":"Before a broken body","categoryId":1}';
+    const answers = await exchangeRaw(
+      api.port,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        // The second request's head is read, so it is the connection's latest; its body is not.
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nnot a chunk size\r\n\r\n`,
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 400]);
+    expect(JSON.parse(answers[0]?.body ?? '')).toMatchObject({ name: 'Before a broken body' });
+    expect(JSON.parse(answers[1]?.body ?? '').code).toBe('malformed_request');
+  });
+
   it('an HTTP/1.1 request without Host, or with a bad or repeated one, or with two Authorization headers, is 400 malformed_request with an Error body', async () => {
     const requests = [
       `GET /v1/pets HTTP/1.1\r\n${auth()}Connection: close\r\n\r\n`,

@@ -17,6 +17,8 @@ async function serve(app: express.Express): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
 describe('expressBornMessages', () => {
   it('makes requests and responses with the prototypes Express gives them, so none is swapped', async () => {
     const app = express();
@@ -63,5 +65,55 @@ describe('expressBornMessages', () => {
       query: { status: 'sold' },
       path: '/pets/7',
     });
+  });
+
+  it("sends res.json's body as Express would, with Content-Type set once, not parsed again", async () => {
+    const typesSet: unknown[] = [];
+    const routes = (app: express.Express) => {
+      app.get('/pet', (_req, res) => {
+        const setHeader = res.setHeader.bind(res);
+        res.setHeader = (name, value) => {
+          if (name.toLowerCase() === 'content-type') typesSet.push(value);
+          return setHeader(name, value);
+        };
+        res.status(201).json({ name: 'Ünïcödé 🐈', tags: [1, null] });
+      });
+      app.get('/problem', (_req, res) => res.type('application/problem+json').json({ n: 1 }));
+      app.get('/nothing', (_req, res) => res.json(undefined));
+      return app;
+    };
+    const plain = createServer(routes(express()));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const plainOrigin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+    const origin = await serve(routes(express()));
+
+    const answers = async (base: string) => {
+      const seen = [];
+      for (const [path, method] of [
+        ['/pet', 'GET'],
+        ['/pet', 'HEAD'],
+        ['/problem', 'GET'],
+        ['/nothing', 'GET'],
+      ] as const) {
+        const res = await fetch(`${base}${path}`, { method });
+        seen.push({
+          status: res.status,
+          type: res.headers.get('content-type'),
+          length: res.headers.get('content-length'),
+          body: await res.text(),
+        });
+      }
+      return seen;
+    };
+    try {
+      const expressAnswers = await answers(plainOrigin);
+      typesSet.length = 0;
+      expect(await answers(origin)).toEqual(expressAnswers);
+      // Once for each answer of /pet (GET and HEAD); Express's own `res.json` sets it twice, the
+      // second time after parsing the first.
+      expect(typesSet).toEqual([JSON_UTF8, JSON_UTF8]);
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 });

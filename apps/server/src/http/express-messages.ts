@@ -1,5 +1,22 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express } from 'express';
+import type { Express, Response } from 'express';
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/**
+ * Express's `res.json` (`expressJson`), with the body sent as bytes. Express sets `Content-Type`
+ * to JSON, then `res.send` parses it again to add the charset to a text body (`content-type`'s
+ * parser: 1.5 % of a `get`'s CPU); a body of bytes keeps the type as it is set. A type set before
+ * is left to Express, which adds the charset to it.
+ */
+function jsonAsBytes(expressJson: Response['json']) {
+  return function json(this: Response, body: unknown): Response {
+    if (this.hasHeader('Content-Type')) return expressJson.call(this, body);
+    this.setHeader('Content-Type', JSON_UTF8);
+    const text = JSON.stringify(body) as string | undefined;
+    return this.send(text === undefined ? text : Buffer.from(text));
+  };
+}
 
 /**
  * Node HTTP server options under which each request and response is made with the prototype
@@ -12,14 +29,16 @@ import type { Express } from 'express';
  * inline caches and take the slow path: on Node 20, `get` and `list20` served about 1.6 times as
  * many requests once the swap was gone. Here the classes Node makes them with extend its own,
  * their prototypes inherit from Express's and become the app's `request` and `response`, so
- * Express sets the prototype each already has, which changes nothing.
+ * Express sets the prototype each already has, which changes nothing. Their `res.json` is
+ * `jsonAsBytes`'s.
  */
 export function expressBornMessages(app: Express) {
   class ExpressRequest extends IncomingMessage {}
   class ExpressResponse extends ServerResponse<ExpressRequest> {}
-  // Express's own prototypes stay in the chain: `req.app`, `res.json` and the rest resolve as before.
+  // Express's own prototypes stay in the chain: `req.app`, `res.send` and the rest resolve as before.
   Object.setPrototypeOf(ExpressRequest.prototype, app.request);
   Object.setPrototypeOf(ExpressResponse.prototype, app.response);
+  Object.assign(ExpressResponse.prototype, { json: jsonAsBytes(app.response.json) });
   Object.assign(app, { request: ExpressRequest.prototype, response: ExpressResponse.prototype });
   return { IncomingMessage: ExpressRequest, ServerResponse: ExpressResponse };
 }

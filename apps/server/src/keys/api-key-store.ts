@@ -53,6 +53,9 @@ function toInfo(row: KeyRow): ApiKeyInfo {
 const CHECKED_SECRET = /^ask_([A-Za-z0-9_-]{43})([A-Za-z0-9_-]{6})$/;
 const UNCHECKED_SECRET = /^ask_[A-Za-z0-9_-]{43}$/;
 
+/** The length of the longest key: `ask_`, the random part and the checksum. */
+export const LONGEST_SECRET_LENGTH = 'ask_'.length + 43 + 6;
+
 function checksumOf(random: string): string {
   const checksum = Buffer.alloc(4);
   checksum.writeUInt32BE(crc32(random));
