@@ -12,8 +12,8 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 function jsonAsBytes(expressJson: Response['json']) {
   return function json(this: Response, body: unknown): Response {
     if (this.hasHeader('Content-Type')) return expressJson.call(this, body);
-    this.setHeader('Content-Type', JSON_UTF8);
     const text = JSON.stringify(body) as string | undefined;
+    this.setHeader('Content-Type', JSON_UTF8);
     return this.send(text === undefined ? text : Buffer.from(text));
   };
 }
