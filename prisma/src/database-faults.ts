@@ -5,6 +5,7 @@
  * recognised here, beside the drivers this package configures.
  */
 import { PG_CONNECTION_LOST_MESSAGES } from './adapters/postgres-client.js';
+import { type ErrorLayer, errorLayers } from './error-layers.js';
 
 /** Prisma's "cannot reach / lost the database" codes, and the socket errors under them. */
 const UNAVAILABLE_CODES = new Set([
@@ -60,25 +61,23 @@ function saysConnectionLost(message: unknown): boolean {
   );
 }
 
+function saysUnavailable({ code, name, kind, extendedCode, message }: ErrorLayer): boolean {
+  return (
+    (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) ||
+    (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) ||
+    isSqliteFault(kind, extendedCode) ||
+    name === 'PrismaClientInitializationError' ||
+    saysConnectionLost(message)
+  );
+}
+
 /**
  * Whether `error`, or anything under it (its `cause` chain, the driver-adapter error Prisma
  * keeps in `meta`), says the database cannot be reached or cannot serve.
  */
 export function isDatabaseFault(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
-    if (typeof current !== 'object') return false;
-    const { code, name, kind, extendedCode, message, cause, meta } = current as Record<
-      string,
-      unknown
-    >;
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) {
-      return true;
-    }
-    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
-    if (isSqliteFault(kind, extendedCode)) return true;
-    if (name === 'PrismaClientInitializationError') return true;
-    if (saysConnectionLost(message)) return true;
-    current = cause ?? (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError;
+  for (const layer of errorLayers(error)) {
+    if (saysUnavailable(layer)) return true;
   }
   return false;
 }
