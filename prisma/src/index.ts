@@ -13,3 +13,4 @@ export {
 } from './client.js';
 export { isDatabaseFault } from './database-faults.js';
 export { migrateDatabase } from './migrate.js';
+export { isRecordNotFound } from './record-not-found.js';

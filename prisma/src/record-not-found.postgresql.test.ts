@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPrismaClient, type DatabaseClient } from './client.js';
+import { isDatabaseFault } from './database-faults.js';
+import { migrateDatabase } from './migrate.js';
+import { isRecordNotFound } from './record-not-found.js';
+import {
+  failureOf,
+  MISSING_PET_ID,
+  OPERATIONS_ON_MISSING_RECORDS,
+  OTHER_FAILURES,
+} from './test-fixtures/missing-records.js';
+import { dropDatabase, postgresUrl, uniqueDatabaseName } from './test-fixtures/postgres.js';
+
+let database: string;
+let db: DatabaseClient;
+
+beforeEach(async () => {
+  database = uniqueDatabaseName();
+  await migrateDatabase(postgresUrl(database));
+  db = createPrismaClient(postgresUrl(database));
+});
+
+afterEach(async () => {
+  await db.$disconnect();
+  await dropDatabase(database);
+});
+
+describe('isRecordNotFound on PostgreSQL', () => {
+  it.each(OPERATIONS_ON_MISSING_RECORDS)(
+    'recognises $operation (P2025, Prisma’s as on SQLite), which is no fault',
+    async ({ run }) => {
+      const error = await failureOf(run(db));
+
+      expect(error).toMatchObject({ code: 'P2025' });
+      expect(error).not.toHaveProperty('meta.driverAdapterError');
+      expect(isRecordNotFound(error)).toBe(true);
+      expect(isDatabaseFault(error)).toBe(false);
+      expect(isRecordNotFound(new Error('loading the pet failed', { cause: error }))).toBe(true);
+    },
+  );
+
+  it.each(OTHER_FAILURES)('does not recognise $failure', async ({ run, fault }) => {
+    const error = await failureOf(run(db));
+
+    expect(isRecordNotFound(error)).toBe(false);
+    expect(isDatabaseFault(error)).toBe(fault);
+  });
+
+  it('does not recognise an update of a missing pet on a server it cannot reach (a fault)', async () => {
+    const closedPort = new URL(postgresUrl(database));
+    closedPort.port = '1';
+    const unreachable = createPrismaClient(closedPort.toString());
+
+    const error = await failureOf(
+      unreachable.pet.update({ where: { id: MISSING_PET_ID }, data: { name: 'Rex' } }),
+    );
+    await unreachable.$disconnect();
+
+    expect(isDatabaseFault(error)).toBe(true);
+    expect(isRecordNotFound(error)).toBe(false);
+  });
+});
