@@ -1,8 +1,9 @@
 import { type AddressInfo, isIPv6 } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPrismaClient, migrateDatabase, poolStatsOf } from '@animal-store/db';
+import { animalStoreApi } from './animal-store-api.js';
+import { resumingRepliesTogether } from './batching/replies-together.js';
 import { type Config, configOrExit } from './config.js';
-import { resumingRepliesTogether } from './http/turn-batch.js';
 import { createRateLimitStore } from './limits/create-store.js';
 import { boundedStdout, createLogger } from './logger.js';
 import { Readiness } from './operations/health.js';
@@ -64,6 +65,7 @@ metrics.watch({
   countersInRedis: () => rateLimits.shared,
 });
 const server = createApiServer({
+  api: animalStoreApi,
   db,
   logger,
   metrics,

@@ -5,8 +5,13 @@ import { createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { createApp } from './app.js';
+import { expressBornMessages } from './departures/express-born-messages.js';
+import {
+  answerHalfClosedConnections,
+  readBodilessRequestsAtOnce,
+} from './departures/incoming-requests.js';
+import { stopListening } from './departures/stop-listening.js';
 import { type ConnectionResponses, trackConnectionResponses } from './http/connection-responses.js';
-import { expressBornMessages } from './http/express-messages.js';
 import {
   type ClientTimeouts,
   DEFAULT_CLIENT_TIMEOUTS,
@@ -19,6 +24,7 @@ import {
   isHttp1,
   owedAnswers,
 } from './http/parser-errors.js';
+import type { ApiDefinition } from './http/served-api.js';
 import { createApiKeyStore } from './keys/api-key-store.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
@@ -27,6 +33,8 @@ import { createServerMetrics, type ServerMetrics } from './operations/metrics.js
 import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface ApiServerDeps {
+  /** The API to serve: a contract and its handlers (animal-store-api.ts in production). */
+  api: ApiDefinition;
   db: DatabaseClient;
   logger: Logger;
   /** Where the server counts what it does; a fresh set unless given (main.ts serves them). */
@@ -55,15 +63,18 @@ const CLIENT_DEADLINE_CHECK_MS = 1_000;
 /** The app behind a Node HTTP server, with requests the HTTP parser refuses answered too. */
 export function createApiServer(deps: ApiServerDeps): Server {
   const metrics = deps.metrics ?? createServerMetrics();
+  const resolveCaller = createCallerResolver(
+    createApiKeyStore(deps.db),
+    deps.tracing ?? TRACING_OFF,
+  );
   const admission = createAdmission({
     onDecision: metrics.rateLimitDecision,
-    resolveCaller: createCallerResolver(createApiKeyStore(deps.db), deps.tracing ?? TRACING_OFF),
     store: deps.rateLimits,
     now: deps.now ?? Date.now,
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
   const readiness = deps.readiness ?? new Readiness(deps.db);
-  const app = createApp({ ...deps, metrics, admission, readiness });
+  const app = createApp({ ...deps, metrics, resolveCaller, admission, readiness });
   const refuseVersion = (req: IncomingMessage, res: ServerResponse) => {
     answerUnsupportedVersion(req, res, admission.headersForRefusedRequest).then(
       (status) => metrics.requestRefused(status),
@@ -87,13 +98,9 @@ export function createApiServer(deps: ApiServerDeps): Server {
     },
     serve,
   );
-  // A client may end its side of the connection once it has sent its request. By default Node
-  // then abandons the requests in progress, so a pet could be stored with its 201 never sent;
-  // with this switch (long-standing in Node, though undeclared in its types) it answers them,
-  // then closes.
-  Object.assign(server, { httpAllowHalfOpen: true });
+  answerHalfClosedConnections(server);
   server.maxHeadersCount = MAX_HEADER_LINES;
-  server.on('request', readToEndIfBodiless);
+  readBodilessRequestsAtOnce(server);
   const responses = trackConnectionResponses(server);
   responsesOf.set(server, responses);
   const answersOwed = owedAnswers(responses);
@@ -114,18 +121,6 @@ export function createApiServer(deps: ApiServerDeps): Server {
     refuse(new Error('CONNECT is not supported'), socket),
   );
   return server;
-}
-
-/**
- * A request whose head announces no body (no `Content-Length`, no `Transfer-Encoding`) is read to
- * its end at once. Node otherwise drains it only once it is answered, and adds a listener to each
- * such request to let go of it afterwards: 2 % of the CPU of a `get`.
- */
-function readToEndIfBodiless(req: IncomingMessage) {
-  const { headers } = req;
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-    req.resume();
-  }
 }
 
 export function listen(server: Server, port: number, host: string): Promise<void> {
@@ -167,23 +162,4 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
       resolve();
     });
   });
-}
-
-/**
- * Closes the listener; `done` runs once every connection has ended. `http.Server#close` first
- * destroys each connection idle between two requests (through the server's own
- * `closeIdleConnections`), and with it any request its client has already sent but the server
- * has not read yet: reset, never answered. That one step is skipped; the rest of `close` (the
- * end of its timeout checks, then the listener) runs as Node has it. An idle connection then
- * ends as it always does: with its next answer, sent with `Connection: close`, or at its
- * keep-alive timeout, which its `Keep-Alive` header announced, and at the end of the grace
- * period at the latest.
- */
-function stopListening(server: Server, done: () => void) {
-  server.closeIdleConnections = () => {};
-  try {
-    server.close(() => done());
-  } finally {
-    Reflect.deleteProperty(server, 'closeIdleConnections');
-  }
 }

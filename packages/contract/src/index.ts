@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { COMMON_RESPONSES } from './common-responses.js';
 import { deprecationHeaders } from './deprecation.js';
-import { GET_PET_DEPRECATION, petsContract } from './pets.js';
+import { GET_PET_DEPRECATION, petsRoutes } from './pets.js';
 
 const c = initContract();
 
@@ -12,14 +12,27 @@ export const API_VERSION = '1.0.0';
 export const GET_PET_DEPRECATION_HEADERS = deprecationHeaders(GET_PET_DEPRECATION);
 
 /**
+ * How the resources of v1 are combined into the contract: their paths under `/v1`, answering only
+ * the statuses their routes declare, each route with the error responses every operation may give.
+ */
+export const V1_ROUTER_OPTIONS = {
+  pathPrefix: '/v1',
+  strictStatusCodes: true,
+  commonResponses: COMMON_RESPONSES,
+} as const;
+
+/**
  * The whole v1 API. Every operation may also answer 401, 429, 431, 500 and 503 with an Error
  * body, and 400 `malformed_request` (a request the server refuses before reading it as an
  * operation: a missing or repeated `Host`, a `#` in the target, not valid HTTP).
  */
-export const contract = c.router(
-  { pets: petsContract },
-  { pathPrefix: '/v1', strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
-);
+export const contract = c.router({ pets: petsRoutes }, V1_ROUTER_OPTIONS);
+
+/**
+ * The pets resource as the contract serves it: its routes under `/v1`, each with the responses
+ * every operation may give. What a server implements for it (`initServer().router(petsContract, …)`).
+ */
+export const petsContract = contract.pets;
 
 export type Contract = typeof contract;
 

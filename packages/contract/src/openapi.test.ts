@@ -28,7 +28,7 @@ import {
   type RouteMetadata,
 } from './index.js';
 import { buildOpenApiDocument, buildOpenApiDocumentFor } from './openapi.js';
-import { petsContract } from './pets.js';
+import { petsRoutes } from './pets.js';
 
 const document = buildOpenApiDocument();
 
@@ -473,14 +473,14 @@ describe('built from the contract', () => {
   const c = initContract();
   const contractWith = (routes: Record<string, unknown>) =>
     c.router(
-      { pets: { ...petsContract, ...routes } as typeof petsContract },
+      { pets: { ...petsRoutes, ...routes } as typeof petsRoutes },
       { pathPrefix: '/v1', strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
     );
 
   const adoptPet = {
     method: 'POST',
     path: '/pets/:petId/adoption',
-    pathParams: petsContract.getPet.pathParams,
+    pathParams: petsRoutes.getPet.pathParams,
     body: z.object({ adopter: z.string().describe('Who takes the animal home') }),
     summary: 'Adopt an animal',
     description: 'Marks the animal as sold to its adopter.',
@@ -498,7 +498,7 @@ describe('built from the contract', () => {
           malformed_request: MALFORMED_REQUEST_EXAMPLE,
         },
       }),
-      404: petsContract.getPet.responses[404],
+      404: petsRoutes.getPet.responses[404],
     },
     metadata: {
       operationId: 'adoptPet',

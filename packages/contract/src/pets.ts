@@ -138,7 +138,7 @@ const IDEMPOTENT_REPLAYED: HeaderDocumentation = {
   schema: { type: 'string', enum: ['true'] },
 };
 
-export const petsContract = c.router({
+export const petsRoutes = c.router({
   listPets: {
     method: 'GET',
     path: '/pets',

@@ -1,7 +1,6 @@
-import type { NextFunction, RequestHandler, Response } from 'express';
+import type { NextFunction, Response } from 'express';
 import { ApiError } from '../http/api-error.js';
-import { contextOf, NO_CALLER, type RequestContext } from '../http/request-context.js';
-import { TurnBatch } from '../http/turn-batch.js';
+import { contextOf, type RequestContext } from '../http/request-context.js';
 import { ANONYMOUS_PLAN, ANONYMOUS_QUOTA, type PlanName, type Quota } from '../limits/plans.js';
 import { rateLimitHeaders, retryAfterSeconds } from '../limits/rate-limit-headers.js';
 import type {
@@ -12,11 +11,10 @@ import type {
 } from '../limits/rate-limit-store.js';
 import type { CallerKind } from '../operations/metrics.js';
 import type { RequestTrace } from '../tracing/tracing.js';
-import type { Caller, CallerResolver } from './caller.js';
+import type { Caller } from './caller.js';
 import { clientSubject } from './client-address.js';
 
 export interface AdmissionDeps {
-  resolveCaller: CallerResolver;
   store: RateLimitStore;
   /** Epoch milliseconds; injectable so tests can cross minutes and days without waiting. */
   now: () => number;
@@ -34,12 +32,15 @@ interface Subject {
   caller: CallerKind;
 }
 
-/** A request waiting in this turn's batch, its caller known. */
-interface Waiting {
-  context: RequestContext;
-  caller: Caller;
+/** A request to decide, its caller known (the caller stage, access/identification.ts). */
+export interface AdmissionCandidate {
   res: Response;
   next: NextFunction;
+}
+
+/** A request to count, and its context. */
+interface Waiting extends AdmissionCandidate {
+  context: RequestContext;
 }
 
 function rejectionFor(admission: Admission, quota: Quota, nowMs: number): ApiError | undefined {
@@ -60,11 +61,11 @@ function rejectionFor(admission: Admission, quota: Quota, nowMs: number): ApiErr
 
 /**
  * Rate limiting, the first check every request meets: per key when it carries a valid one, else
- * per IP. It is also the pipeline's batching stage (http/turn-batch.ts): the requests of one
- * turn are decided together, in one call to the store, and go on together.
+ * per IP. It decides many requests at once, in one call to the store: the pipeline hands it the
+ * requests of one turn together (batching/turn-batch.ts).
  */
 export function createAdmission(deps: AdmissionDeps) {
-  const { resolveCaller, store, now } = deps;
+  const { store, now } = deps;
   const addressSubject = (ip: string) => clientSubject(ip, deps.ipv6PrefixLength);
 
   function subjectOf(caller: Caller, ip: string): Subject {
@@ -99,7 +100,8 @@ export function createAdmission(deps: AdmissionDeps) {
    * The key could not be checked (the database is away): that is no fault of the caller's, so
    * nothing is counted against the key or the IP, and the request fails as a 503.
    */
-  async function unresolved({ context, caller, res, next }: Waiting) {
+  async function unresolved({ context, res, next }: Waiting) {
+    const { caller } = context;
     try {
       const subject = addressSubject(context.clientAddress);
       res.set(await peekedHeaders(subject, ANONYMOUS_QUOTA, context.trace));
@@ -108,19 +110,15 @@ export function createAdmission(deps: AdmissionDeps) {
     }
   }
 
-  /**
-   * Decides the requests of one turn in one call to the store, then lets each go on.
-   */
+  /** Decides `batch` in one call to the store, then lets each request go on. */
   async function admitTogether(batch: Waiting[]) {
-    const counted = batch.filter(({ caller }) => caller.kind !== 'unresolved');
+    const counted = batch.filter(({ context }) => context.caller.kind !== 'unresolved');
     for (const waiting of batch) {
-      if (waiting.caller.kind === 'unresolved') {
-        void unresolved(waiting);
-      }
+      if (waiting.context.caller.kind === 'unresolved') void unresolved(waiting);
     }
     if (counted.length === 0) return;
     const nowMs = now();
-    const subjects = counted.map(({ caller, context }) => subjectOf(caller, context.clientAddress));
+    const subjects = counted.map(({ context }) => subjectOf(context.caller, context.clientAddress));
     let admissions: Admission[];
     const requests = counted.map(({ context }, index): AdmissionRequest => {
       const { subject, quota } = subjects[index] as Subject;
@@ -132,37 +130,34 @@ export function createAdmission(deps: AdmissionDeps) {
       for (const { next } of counted) next(error);
       return;
     }
-    counted.forEach(({ context, caller, res, next }, index) => {
+    counted.forEach(({ context, res, next }, index) => {
       const admission = admissions[index] as Admission;
       const { quota, plan, caller: callerKind } = subjects[index] as Subject;
       deps.onDecision(admission.outcome, plan, callerKind);
       context.trace.admitted(admission.outcome, plan);
-      context.caller = caller;
       res.set(rateLimitHeaders(admission, quota, nowMs));
       next(rejectionFor(admission, quota, nowMs));
     });
   }
 
-  const batch = new TurnBatch<Waiting>((waiting) => void admitTogether(waiting));
-
-  const middleware: RequestHandler = (req, res, next) => {
-    const context = contextOf(res);
-    const { kind } = context.target;
-    // Probes and preflights are never counted nor refused, and never wait on a shared store.
-    if (kind === 'probe' || kind === 'preflight') {
-      res.set(standingHeaders(context.clientAddress));
-      return next();
+  /**
+   * Decides `candidates` together: probes and preflights are never counted nor refused, and
+   * never wait on a shared store; every other request is counted against its caller.
+   */
+  function decide(candidates: readonly AdmissionCandidate[]): void {
+    const counted: Waiting[] = [];
+    for (const { res, next } of candidates) {
+      const context = contextOf(res);
+      const { kind } = context.target;
+      if (kind === 'probe' || kind === 'preflight') {
+        res.set(standingHeaders(context.clientAddress));
+        next();
+      } else {
+        counted.push({ context, res, next });
+      }
     }
-    // Documents are counted per IP whatever they carry, so they never look a key up.
-    const caller =
-      kind === 'document' ? NO_CALLER : resolveCaller(req.headers.authorization, context.trace);
-    if (caller instanceof Promise) {
-      // A key not seen lately is looked up first; its request joins a later turn's batch.
-      void caller.then((resolved) => batch.add({ context, caller: resolved, res, next }));
-    } else {
-      batch.add({ context, caller, res, next });
-    }
-  };
+    if (counted.length > 0) void admitTogether(counted);
+  }
 
   /**
    * The rate-limit headers of an IP, for a request the HTTP parser refused. Such a request is
@@ -171,7 +166,7 @@ export function createAdmission(deps: AdmissionDeps) {
   const headersForRefusedRequest = (ip: string) =>
     peekedHeaders(addressSubject(ip), ANONYMOUS_QUOTA);
 
-  return { middleware, headersForRefusedRequest };
+  return { decide, headersForRefusedRequest };
 }
 
 export type AdmissionStage = ReturnType<typeof createAdmission>;

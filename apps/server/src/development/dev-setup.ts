@@ -60,8 +60,7 @@ async function developmentKey(db: DatabaseClient, databaseUrl: string): Promise<
 
 async function seedAnimals(db: DatabaseClient): Promise<number> {
   if ((await db.pet.count()) > 0) return 0;
-  const pets = createPetStore(db);
-  for (const animal of SAMPLE_ANIMALS) await pets.createPet(animal);
+  await createPetStore(db).insertPets(SAMPLE_ANIMALS);
   return SAMPLE_ANIMALS.length;
 }
 

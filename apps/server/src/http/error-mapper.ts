@@ -1,4 +1,4 @@
-import { isDatabaseFault } from '@animal-store/db';
+import { isDatabaseFault, isRecordNotFound } from '@animal-store/db';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
@@ -49,8 +49,11 @@ function fromValidationError(error: RequestValidationError): ApiError {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof RequestValidationError) return fromValidationError(error);
-  if (error instanceof URIError)
+  // A record a statement required is missing (an update of a pet that is not there): the
+  // resource the request names does not exist.
+  if (error instanceof URIError || isRecordNotFound(error)) {
     return new ApiError('not_found', 'No resource exists at this path.');
+  }
   if (isDatabaseFault(error)) {
     return new ApiError(
       'service_unavailable',

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_BODY_BYTES } from './limits.js';
+import { contextOf } from './request-context.js';
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -95,7 +96,7 @@ function acceptsCharset(req: Request): boolean {
 }
 
 /** Parses a JSON body, refusing any non-empty body that is not declared `application/json`. */
-export const jsonBody: RequestHandler = (req, res, next) => {
+const jsonBody: RequestHandler = (req, res, next) => {
   if (announcesEmptyBody(req)) return next();
   if (req.is('application/json')) {
     if (!acceptsCharset(req)) {
@@ -118,4 +119,14 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     req.body = undefined;
     next(bytes && bytes.length > 0 ? unsupportedMediaType() : undefined);
   });
+};
+
+/**
+ * The body stage: an operation whose route declares a request body gets it read as JSON here,
+ * for its contract to validate; no other request has its body read.
+ */
+export const requestBody: RequestHandler = (req, res, next) => {
+  const { target } = contextOf(res);
+  if (target.kind === 'operation' && target.endpoint.takesBody) return jsonBody(req, res, next);
+  next();
 };

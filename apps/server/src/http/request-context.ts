@@ -19,8 +19,10 @@ export interface RequestContext {
   readonly startedAt: number;
   /** Its trace: the server span, and what the work done for it records there. */
   readonly trace: RequestTrace;
-  /** Who sent it, as admission resolved its API key; nobody until then. */
+  /** Who sent it, as the caller stage resolved its API key; nobody until then. */
   caller: Caller;
+  /** The turn batch that admitted it (batching/turn-batch.ts); 0 until then. */
+  turn: number;
 }
 
 declare global {
@@ -31,7 +33,7 @@ declare global {
   }
 }
 
-/** Nobody: a request without a key, and every request before admission has looked. */
+/** Nobody: a request without a key, and every request before the caller stage has looked. */
 export const NO_CALLER: Caller = { kind: 'anonymous', credential: 'missing' };
 
 export function contextOf(res: Response): RequestContext {
@@ -63,7 +65,15 @@ export function requestContext({
       : resolveTarget(req.method, req.path);
     const clientAddress = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const trace = tracing.requestStarted(req, { target, requestId, clientAddress });
-    res.locals.context = { target, requestId, clientAddress, startedAt, trace, caller: NO_CALLER };
+    res.locals.context = {
+      target,
+      requestId,
+      clientAddress,
+      startedAt,
+      trace,
+      caller: NO_CALLER,
+      turn: 0,
+    };
     next();
   };
 }

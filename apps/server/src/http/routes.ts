@@ -1,27 +1,9 @@
-import { contract } from '@animal-store/contract';
-import { DOCS_ASSET_PATHS, DOCS_PATH, OPENAPI_PATH } from '../operations/api-docs.js';
-import { HEALTH_PATH, READY_PATH } from '../operations/health.js';
-
-/** The operations of the contract, by name: `listPets`, `createPet`, `getPet`. */
-export type OperationName = keyof typeof contract.pets;
-
-export type ProbeName = 'healthz' | 'readyz';
-export type DocumentName = 'openapi' | 'docs' | 'docsAsset';
+import type { DeprecationHeaders } from '@animal-store/contract';
+import type { AppRoute } from '@ts-rest/core';
+import type { RequestHandler } from 'express';
 
 /** A path's segment parameters, by name, as sent (`{ petId: '42' }`). */
 export type PathParams = Record<string, string>;
-
-/**
- * What a request is for, found once from its method and path: an operation of the contract, a
- * health probe, a document, a CORS preflight, or nothing this server serves (with why).
- */
-export type RequestTarget =
-  | { kind: 'operation'; name: OperationName; params: PathParams; route: RouteTemplate }
-  | { kind: 'probe'; name: ProbeName; route: RouteTemplate }
-  | { kind: 'document'; name: DocumentName; params: PathParams; route: RouteTemplate }
-  | { kind: 'preflight' }
-  | { kind: 'wrong-method'; allow: string }
-  | { kind: 'unknown-path' };
 
 /**
  * A path as its route declares it, parameters in braces as OpenAPI writes them
@@ -29,58 +11,88 @@ export type RequestTarget =
  */
 export type RouteTemplate = string;
 
-type RoutedTarget = Exclude<RequestTarget, { kind: 'preflight' | 'wrong-method' | 'unknown-path' }>;
-
-interface Route {
-  method: string;
+/**
+ * One method on one path, and what answers it: an operation of the contract, a health probe or
+ * a document. Each is made once, at start; every request for it reads it from its context.
+ */
+interface EndpointOf<Kind extends string> {
+  readonly kind: Kind;
+  readonly method: string;
   /** Express-style path, `:name` for a segment parameter. */
-  path: string;
-  target: (params: PathParams) => RoutedTarget;
+  readonly path: string;
+  readonly template: RouteTemplate;
+  /** What the request is for, as metrics and traces label it: `getPet`, `readyz`, `docs`. */
+  readonly label: string;
+  readonly handle: RequestHandler;
 }
 
-function templateOf(path: string): RouteTemplate {
+export interface OperationEndpoint extends EndpointOf<'operation'> {
+  /** The contract's route, as ts-rest declares it. */
+  readonly route: AppRoute;
+  /** Whether the route declares a request body, which the pipeline then reads first. */
+  readonly takesBody: boolean;
+  /** What every response carries, errors included, when the route is deprecated. */
+  readonly deprecationHeaders: DeprecationHeaders | undefined;
+}
+
+export type ProbeEndpoint = EndpointOf<'probe'>;
+export type DocumentEndpoint = EndpointOf<'document'>;
+export type Endpoint = OperationEndpoint | ProbeEndpoint | DocumentEndpoint;
+
+/** `/v1/pets/:petId` as a template, `/v1/pets/{petId}`. */
+export function templateOf(path: string): RouteTemplate {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
-const OPERATION_ROUTES: Route[] = (Object.keys(contract.pets) as OperationName[]).map((name) => {
-  const { method, path } = contract.pets[name];
-  const route = templateOf(path);
-  return { method, path, target: (params) => ({ kind: 'operation', name, params, route }) };
-});
-
-function probeRoute(path: string, name: ProbeName): Route {
-  const route = templateOf(path);
-  return { method: 'GET', path, target: () => ({ kind: 'probe', name, route }) };
+/** A probe's or a document's endpoint, on `GET` (and so `HEAD`). */
+export function siteEndpoint<Kind extends 'probe' | 'document'>(
+  kind: Kind,
+  path: string,
+  label: string,
+  handle: RequestHandler,
+): EndpointOf<Kind> {
+  return { kind, method: 'GET', path, template: templateOf(path), label, handle };
 }
 
-function documentRoute(path: string, name: DocumentName): Route {
-  const route = templateOf(path);
-  return { method: 'GET', path, target: (params) => ({ kind: 'document', name, params, route }) };
+/** A request for an endpoint: which one, and its path's parameters. */
+export type RoutedTarget =
+  | {
+      readonly kind: 'operation';
+      readonly endpoint: OperationEndpoint;
+      readonly params: PathParams;
+    }
+  | { readonly kind: 'probe'; readonly endpoint: ProbeEndpoint; readonly params: PathParams }
+  | { readonly kind: 'document'; readonly endpoint: DocumentEndpoint; readonly params: PathParams };
+
+/**
+ * What a request is for, found once from its method and path: an endpoint, a CORS preflight,
+ * or nothing this server serves (with why).
+ */
+export type RequestTarget =
+  | RoutedTarget
+  | { readonly kind: 'preflight' }
+  | { readonly kind: 'wrong-method'; readonly allow: string }
+  | { readonly kind: 'unknown-path' };
+
+function targetOf(endpoint: Endpoint, params: PathParams): RoutedTarget {
+  return { kind: endpoint.kind, endpoint, params } as RoutedTarget;
 }
-
-const SITE_ROUTES: Route[] = [
-  probeRoute(HEALTH_PATH, 'healthz'),
-  probeRoute(READY_PATH, 'readyz'),
-  documentRoute(OPENAPI_PATH, 'openapi'),
-  documentRoute(DOCS_PATH, 'docs'),
-  ...DOCS_ASSET_PATHS.map((path) => documentRoute(path, 'docsAsset')),
-];
-
-/** Every method-and-path the server answers. */
-export const ROUTES: readonly Route[] = [...OPERATION_ROUTES, ...SITE_ROUTES];
 
 /** One path and what each method on it is for. */
 interface PathEntry {
   parameterNames: string[];
   /** Matches the path exactly, capturing each parameter's raw segment; none for a static path. */
   pattern?: RegExp;
-  byMethod: Map<string, Route['target']>;
+  byMethod: Map<string, Endpoint>;
+  /** A static path's target per method, made once and shared by its requests. */
+  staticTargets: Map<string, RoutedTarget>;
   wrongMethod: RequestTarget;
 }
 
 const UNKNOWN_PATH: RequestTarget = { kind: 'unknown-path' };
+const NO_PARAMS: PathParams = Object.freeze({});
 
-function pathEntry(path: string, routes: Route[]): PathEntry {
+function pathEntry(path: string, endpoints: Endpoint[]): PathEntry {
   const parameterNames: string[] = [];
   const pattern = path
     .split('/')
@@ -90,13 +102,11 @@ function pathEntry(path: string, routes: Route[]): PathEntry {
       return '([^/]+)';
     })
     .join('/');
-  // A path without parameters has one target per method: made once, shared by its requests.
-  const byMethod = new Map(
-    routes.map((route): [string, Route['target']] => {
-      if (parameterNames.length > 0) return [route.method, route.target];
-      const target = route.target({});
-      return [route.method, () => target];
-    }),
+  const byMethod = new Map(endpoints.map((endpoint) => [endpoint.method, endpoint]));
+  const staticTargets = new Map(
+    parameterNames.length > 0
+      ? []
+      : endpoints.map((endpoint) => [endpoint.method, targetOf(endpoint, NO_PARAMS)]),
   );
   // Express answers HEAD with the GET handler.
   const allowed = [...byMethod.keys(), ...(byMethod.has('GET') ? ['HEAD'] : [])].sort();
@@ -104,6 +114,7 @@ function pathEntry(path: string, routes: Route[]): PathEntry {
     parameterNames,
     pattern: parameterNames.length > 0 ? new RegExp(`^${pattern}$`) : undefined,
     byMethod,
+    staticTargets,
     wrongMethod: { kind: 'wrong-method', allow: allowed.join(', ') },
   };
 }
@@ -111,70 +122,49 @@ function pathEntry(path: string, routes: Route[]): PathEntry {
 /**
  * Resolves a method and path to what the request is for, once per request. Static paths are
  * one map look-up; paths with parameters are tried in turn. Paths are exact: case-sensitive, and
- * a trailing slash is another path.
+ * a trailing slash is another path. Two endpoints on one method and path are refused at start.
  */
-export function createRouteResolver(routes: readonly Route[] = ROUTES) {
-  const paths = [...new Set(routes.map((route) => route.path))];
-  const entries = paths.map(
-    (path) =>
-      [
-        path,
-        pathEntry(
-          path,
-          routes.filter((route) => route.path === path),
-        ),
-      ] as const,
-  );
+export function createRouteResolver(endpoints: readonly Endpoint[]) {
+  const byPath = new Map<string, Endpoint[]>();
+  for (const endpoint of endpoints) {
+    const onPath = byPath.get(endpoint.path) ?? [];
+    if (onPath.some(({ method }) => method === endpoint.method)) {
+      throw new Error(`Two endpoints answer ${endpoint.method} ${endpoint.path}`);
+    }
+    byPath.set(endpoint.path, [...onPath, endpoint]);
+  }
+  const entries = [...byPath].map(([path, onPath]) => [path, pathEntry(path, onPath)] as const);
   const staticPaths = new Map(entries.filter(([, entry]) => !entry.pattern));
   const parameterPaths = entries.map(([, entry]) => entry).filter((entry) => entry.pattern);
 
-  function match(path: string): { entry: PathEntry; params: PathParams } | undefined {
-    const exact = staticPaths.get(path);
-    if (exact) return { entry: exact, params: {} };
-    for (const entry of parameterPaths) {
-      const found = entry.pattern?.exec(path);
-      if (!found) continue;
-      const params: PathParams = {};
-      entry.parameterNames.forEach((name, index) => {
-        // As sent, not percent-decoded: paths have no aliases, and the one parameter there is,
-        // a pet's id, is canonical digits (`/v1/pets/%31` is no more pet 1 than `/v1/%70ets`
-        // is `/v1/pets`).
-        params[name] = found[index + 1] as string;
-      });
-      return { entry, params };
-    }
-    return undefined;
+  function parametersOf(entry: PathEntry, found: RegExpExecArray): PathParams {
+    const params: PathParams = {};
+    entry.parameterNames.forEach((name, index) => {
+      // As sent, not percent-decoded: paths have no aliases, and a path parameter is validated
+      // as sent (`/v1/pets/%31` is no more pet 1 than `/v1/%70ets` is `/v1/pets`).
+      params[name] = found[index + 1] as string;
+    });
+    return params;
   }
 
   return (method: string, path: string): RequestTarget => {
-    const found = match(path);
-    if (!found) return UNKNOWN_PATH;
-    const target = found.entry.byMethod.get(method === 'HEAD' ? 'GET' : method);
-    return target ? target(found.params) : found.entry.wrongMethod;
+    const asMethod = method === 'HEAD' ? 'GET' : method;
+    const exact = staticPaths.get(path);
+    if (exact) return exact.staticTargets.get(asMethod) ?? exact.wrongMethod;
+    for (const entry of parameterPaths) {
+      const found = entry.pattern?.exec(path);
+      if (!found) continue;
+      const endpoint = entry.byMethod.get(asMethod);
+      return endpoint ? targetOf(endpoint, parametersOf(entry, found)) : entry.wrongMethod;
+    }
+    return UNKNOWN_PATH;
   };
 }
 
 export type RouteResolver = ReturnType<typeof createRouteResolver>;
 
-/** What a request was for, as metrics label it: an operation, a probe, a document, or unmatched. */
-export type TargetLabel =
-  | OperationName
-  | ProbeName
-  | 'openapi'
-  | 'docs'
-  | 'preflight'
-  | 'unmatched';
-
-export function labelOf(target: RequestTarget): TargetLabel {
-  switch (target.kind) {
-    case 'operation':
-    case 'probe':
-      return target.name;
-    case 'document':
-      return target.name === 'openapi' ? 'openapi' : 'docs';
-    case 'preflight':
-      return 'preflight';
-    default:
-      return 'unmatched';
-  }
+/** What a request was for, as metrics label it: an endpoint's label, a preflight, or unmatched. */
+export function labelOf(target: RequestTarget): string {
+  if ('endpoint' in target) return target.endpoint.label;
+  return target.kind === 'preflight' ? 'preflight' : 'unmatched';
 }

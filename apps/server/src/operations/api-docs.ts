@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { buildOpenApiDocument } from '@animal-store/contract/openapi';
+import { buildOpenApiDocumentFor } from '@animal-store/contract/openapi';
+import type { AppRouter } from '@ts-rest/core';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { inOrder } from '../http/in-order.js';
-import type { DocumentName } from '../http/routes.js';
+import { type DocumentEndpoint, siteEndpoint } from '../http/routes.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -85,16 +86,27 @@ function docsAssets(): RequestHandler {
   };
 }
 
-/** The OpenAPI document generated from the contract, and an interactive reference rendered from it. */
-export function apiDocuments(publicUrl: string | undefined): Record<DocumentName, RequestHandler> {
-  const document = buildOpenApiDocument({ serverUrl: publicUrl });
-  return {
-    openapi: (_req, res) => {
+/**
+ * The OpenAPI document generated from `contract`, and an interactive reference rendered from it.
+ */
+export function documentEndpoints(
+  contract: AppRouter,
+  publicUrl: string | undefined,
+): DocumentEndpoint[] {
+  const document = buildOpenApiDocumentFor(contract, { serverUrl: publicUrl });
+  const serveAsset = docsAssets();
+  return [
+    siteEndpoint('document', OPENAPI_PATH, 'openapi', (_req, res) => {
       res.json(document);
-    },
-    docs: inOrder(docsPagePolicy, (_req, res) => {
-      res.type('html').send(DOCS_PAGE);
     }),
-    docsAsset: docsAssets(),
-  };
+    siteEndpoint(
+      'document',
+      DOCS_PATH,
+      'docs',
+      inOrder(docsPagePolicy, (_req, res) => {
+        res.type('html').send(DOCS_PAGE);
+      }),
+    ),
+    ...DOCS_ASSET_PATHS.map((path) => siteEndpoint('document', path, 'docs', serveAsset)),
+  ];
 }

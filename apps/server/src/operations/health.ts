@@ -1,7 +1,6 @@
 import type { DatabaseClient } from '@animal-store/db';
-import type { RequestHandler } from 'express';
 import { ApiError } from '../http/api-error.js';
-import type { ProbeName } from '../http/routes.js';
+import { type ProbeEndpoint, siteEndpoint } from '../http/routes.js';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
@@ -60,15 +59,15 @@ export class Readiness {
 }
 
 /** Liveness and readiness probes; outside the API, so they need no key. */
-export function probeHandlers(readiness: Readiness): Record<ProbeName, RequestHandler> {
-  return {
-    healthz: (_req, res) => {
+export function probeEndpoints(readiness: Readiness): ProbeEndpoint[] {
+  return [
+    siteEndpoint('probe', HEALTH_PATH, 'healthz', (_req, res) => {
       res.json({ status: 'ok' });
-    },
-    readyz: async (_req, res, next) => {
+    }),
+    siteEndpoint('probe', READY_PATH, 'readyz', async (_req, res, next) => {
       const problem = await readiness.problem();
       if (problem) next(problem);
       else res.json({ status: 'ok' });
-    },
-  };
+    }),
+  ];
 }

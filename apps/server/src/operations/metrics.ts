@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { PoolStats, QueryEvent } from '@animal-store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { TargetLabel } from '../http/routes.js';
 import type { PlanName } from '../limits/plans.js';
 import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
 
@@ -87,7 +86,7 @@ export function createServerMetrics() {
   // Children bound to their labels once: looking labels up on every request costs more.
   type RequestChild = { count: Counter.Internal; seconds: Histogram.Internal<string> };
   const requestChildren = new Map<string, RequestChild>();
-  function requestChild(operation: TargetLabel, status: number) {
+  function requestChild(operation: string, status: number) {
     const labels = { operation, status_class: statusClass(status) };
     const id = `${labels.operation} ${labels.status_class}`;
     let child = requestChildren.get(id);
@@ -102,7 +101,7 @@ export function createServerMetrics() {
     registry,
 
     /** A response the app finished, `seconds` after the request reached it. */
-    requestFinished(operation: TargetLabel, status: number, seconds: number): void {
+    requestFinished(operation: string, status: number, seconds: number): void {
       const child = requestChild(operation, status);
       child.count.inc();
       child.seconds.observe(seconds);

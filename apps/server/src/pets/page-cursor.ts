@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { DatabaseClient } from '@animal-store/db';
+import { loadServerSecret } from '../server-secrets.js';
 
 const CURSOR_FORMAT = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{22})$/;
 
@@ -36,4 +38,23 @@ export class PageCursorCodec {
       .digest('base64url')
       .slice(0, 22);
   }
+}
+
+/** Runs `load` once it succeeds; a failure (say, the database was down) is retried on the next call. */
+function untilResolved<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}
+
+/** The codec of page cursors, under the key the database keeps for every instance. */
+export function pageCursors(db: DatabaseClient): () => Promise<PageCursorCodec> {
+  return untilResolved(
+    async () => new PageCursorCodec(await loadServerSecret(db, 'page-cursor-key')),
+  );
 }

@@ -6,15 +6,10 @@ import { createPetStore, type PetStore } from './pet-store.js';
 let database: TestDatabase;
 let db: DatabaseClient;
 let store: PetStore;
-let statements = 0;
 
 beforeAll(async () => {
   database = await freshDatabase(inject('templateDatabase'));
-  db = createPrismaClient(database.url, {
-    onQuery: () => {
-      statements += 1;
-    },
-  });
+  db = createPrismaClient(database.url);
   store = createPetStore(db);
 });
 
@@ -23,68 +18,9 @@ afterAll(async () => {
   await database.drop();
 });
 
-it('reads the pets looked up in one turn with one statement, each lookup getting its own', async () => {
-  const rex = await store.createPet({ name: 'Rex', categoryId: 1, status: 'available' });
-  const tom = await store.createPet({ name: 'Tom', categoryId: 2, status: 'sold' });
-  statements = 0;
-  const found = await Promise.all(
-    [rex.id, 999_999, tom.id, rex.id, 9007199254740991].map((id) => store.findPet(id)),
-  );
-  expect(found).toEqual([rex, undefined, tom, rex, undefined]);
-  expect(statements).toBe(1);
-});
+const NUL = String.fromCharCode(0);
 
-it('keeps nothing between turns: a lookup after a change reads the change', async () => {
-  const pet = await store.createPet({ name: 'Before', categoryId: 1, status: 'pending' });
-  expect(await store.findPet(pet.id)).toEqual(pet);
-  await db.pet.update({ where: { id: pet.id }, data: { name: 'After', status: 'sold' } });
-  expect(await store.findPet(pet.id)).toEqual({ ...pet, name: 'After', status: 'sold' });
-  await db.pet.delete({ where: { id: pet.id } });
-  expect(await store.findPet(pet.id)).toBeUndefined();
-});
-
-it('reads a page asked for several times in one turn with one statement, and each different page with its own', async () => {
-  const cat = await store.createPet({ name: 'Page cat', categoryId: 3, status: 'available' });
-  const dog = await store.createPet({ name: 'Page dog', categoryId: 4, status: 'sold' });
-  const before = cat.id - 1;
-  statements = 0;
-  const [first, again, sold, afterCat, thirdTime] = await Promise.all([
-    store.listPets({ afterId: before, limit: 1 }),
-    store.listPets({ afterId: before, limit: 1 }),
-    store.listPets({ afterId: before, limit: 5, status: 'sold' }),
-    store.listPets({ afterId: cat.id, limit: 5 }),
-    store.listPets({ afterId: before, limit: 1 }),
-  ]);
-  expect(statements).toBe(3);
-  expect(first).toEqual({ pets: [cat], hasMore: true });
-  expect(again).toEqual(first);
-  expect(thirdTime).toEqual(first);
-  expect(sold).toEqual({ pets: [dog], hasMore: false });
-  expect(afterCat).toEqual({ pets: [dog], hasMore: false });
-});
-
-it('keeps no page between turns: a page asked for after a change reads the change', async () => {
-  const first = await store.createPet({ name: 'First', categoryId: 1, status: 'pending' });
-  const query = { afterId: first.id - 1, limit: 10 };
-  expect(await store.listPets(query)).toEqual({ pets: [first], hasMore: false });
-  const second = await store.createPet({ name: 'Second', categoryId: 1, status: 'pending' });
-  expect(await store.listPets(query)).toEqual({ pets: [first, second], hasMore: false });
-  await db.pet.delete({ where: { id: first.id } });
-  expect(await store.listPets(query)).toEqual({ pets: [second], hasMore: false });
-});
-
-it('fails only the page whose read failed when pages are read together', async () => {
-  const [good, bad] = await Promise.allSettled([
-    store.listPets({ limit: 1 }),
-    // Not an id at all: Prisma refuses to build the statement.
-    store.listPets({ afterId: Number.NaN, limit: 1 }),
-  ]);
-  expect(good.status).toBe('fulfilled');
-  expect(bad.status).toBe('rejected');
-});
-
-it('inserts the pets created in one turn with one statement, each create getting its own pet', async () => {
-  const NUL = String.fromCharCode(0);
+it('stores pets as sent and answers them in the order given, twins each with a pet of its own', async () => {
   const asked = [
     { name: 'Batch a', categoryId: 1, status: 'available' },
     { name: `Back\\slash and ${NUL}`, categoryId: 2, status: 'pending' },
@@ -92,26 +28,65 @@ it('inserts the pets created in one turn with one statement, each create getting
     { name: 'Twin', categoryId: 3, status: 'sold' },
     { name: 'Batch z', categoryId: 9007199254740991, status: 'available' },
   ] as const;
-  statements = 0;
-  const created = await Promise.all(asked.map((pet) => store.createPet(pet)));
-  expect(statements).toBe(1);
+  const created = await store.insertPets(asked);
   expect(created.map(({ id: _, ...values }) => values)).toEqual(asked);
   const ids = created.map((pet) => pet.id);
-  // No two requests share a pet, the twins included.
   expect(new Set(ids).size).toBe(asked.length);
-  expect(await Promise.all(ids.map((id) => store.findPet(id)))).toEqual(created);
+  expect(await store.findPets(ids)).toEqual(created);
 });
 
-it('inserts more than 1,000 pets of one turn in statements of at most 1,000, each create getting its own pet', async () => {
-  const asked = Array.from({ length: 2_500 }, (_, i) => ({
-    name: `Crowd ${i}`,
-    categoryId: 1 + (i % 7),
-    status: 'available' as const,
-  }));
-  statements = 0;
-  const created = await Promise.all(asked.map((pet) => store.createPet(pet)));
-  // At most 1,000 pets a statement.
-  expect(statements).toBe(3);
-  expect(created.map(({ id: _, ...values }) => values)).toEqual(asked);
-  expect(new Set(created.map((pet) => pet.id)).size).toBe(asked.length);
+it('finds pets in the order of the ids asked, with nothing where no pet has the id', async () => {
+  const [rex, tom] = await store.insertPets([
+    { name: 'Rex', categoryId: 1, status: 'available' },
+    { name: 'Tom', categoryId: 2, status: 'sold' },
+  ]);
+  expect(await store.findPets([tom?.id ?? 0, 999_999, rex?.id ?? 0, 9007199254740991])).toEqual([
+    tom,
+    undefined,
+    rex,
+    undefined,
+  ]);
+});
+
+it('lists a page after a position, of one status or all, and says whether more follow', async () => {
+  const [cat, dog] = await store.insertPets([
+    { name: 'Page cat', categoryId: 3, status: 'available' },
+    { name: 'Page dog', categoryId: 4, status: 'sold' },
+  ]);
+  const before = (cat?.id ?? 0) - 1;
+  expect(await store.listPage({ afterId: before, limit: 1 })).toEqual({
+    pets: [cat],
+    hasMore: true,
+  });
+  expect(await store.listPage({ afterId: before, limit: 5, status: 'sold' })).toEqual({
+    pets: [dog],
+    hasMore: false,
+  });
+});
+
+it('keeps an idempotency record with its pet, finds it by its key, and refuses the key a second time', async () => {
+  const claim = { scope: 'key_a', key: 'k-1', requestHash: 'hash-1' };
+  const [pet] = await store.insertPets([{ name: 'Kept', categoryId: 1, status: 'available' }]);
+  await store.insertIdempotencyRecord(claim, pet?.id ?? 0);
+  const [found, missing] = await store.findIdempotencyRecords([
+    claim,
+    { ...claim, key: 'never-used' },
+  ]);
+  expect(found).toMatchObject({ requestHash: 'hash-1', petId: pet?.id });
+  expect(missing).toBeUndefined();
+  await expect(store.insertIdempotencyRecord(claim, pet?.id ?? 0)).rejects.toMatchObject({
+    code: 'P2002',
+  });
+});
+
+it('runs a transaction on its own queries, and keeps nothing of one that fails', async () => {
+  const failure = new Error('changed its mind');
+  await expect(
+    store.transaction(async (queries) => {
+      await queries.insertPets([{ name: 'Rolled back', categoryId: 1, status: 'available' }]);
+      throw failure;
+    }),
+  ).rejects.toBe(failure);
+  const all = await store.listPage({ limit: 100 });
+  expect(all.pets.map(({ name }) => name)).not.toContain('Rolled back');
 });

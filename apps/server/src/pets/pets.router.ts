@@ -1,13 +1,19 @@
 import { hash } from 'node:crypto';
-import { contract, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@animal-store/contract';
+import {
+  ERROR_STATUS,
+  type ErrorCode,
+  type ErrorDetail,
+  type Pet,
+  petsContract,
+} from '@animal-store/contract';
 import { initServer, RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { configure } from 'safe-stable-stringify';
 import type { ZodError } from 'zod';
-import { jsonBody } from '../http/json-body.js';
 import { contextOf } from '../http/request-context.js';
 import { requestOrigin } from '../http/request-head.js';
 import type { IdempotencyOutcome } from '../operations/metrics.js';
+import { createPetOnce } from './idempotent-create.js';
 import type { PageCursorCodec } from './page-cursor.js';
 import type { PetStore } from './pet-store.js';
 
@@ -27,7 +33,8 @@ function hashOf(value: unknown): string {
 }
 
 export interface PetsRouterDeps {
-  store: PetStore;
+  /** The pet store, as the request that `res` answers calls it. */
+  storeFor: (res: Response) => PetStore;
   cursors: () => Promise<PageCursorCodec>;
   /** Absolute origin for `Link` URLs (`PUBLIC_URL`), else the request's own. */
   publicUrl: string | undefined;
@@ -96,9 +103,7 @@ function errorBody<const Code extends ErrorCode>(
 }
 
 export function createPetsRouter(deps: PetsRouterDeps) {
-  const { store } = deps;
-
-  return s.router(contract.pets, {
+  return s.router(petsContract, {
     listPets: async ({ query, req, res }) => {
       const cursors = await deps.cursors();
       const afterId = query.cursor === undefined ? undefined : cursors.decode(query.cursor);
@@ -110,10 +115,9 @@ export function createPetsRouter(deps: PetsRouterDeps) {
           ]),
         };
       }
-      const page = await store.listPets(
-        { status: query.status, afterId, limit: query.limit },
-        contextOf(res).trace,
-      );
+      const page = await deps
+        .storeFor(res)
+        .listPage({ status: query.status, afterId, limit: query.limit });
       const last = page.pets.at(-1);
       if (page.hasMore && last) {
         const params: Record<string, string> = { limit: String(query.limit) };
@@ -124,36 +128,33 @@ export function createPetsRouter(deps: PetsRouterDeps) {
       return { status: 200, body: page.pets };
     },
 
-    createPet: {
-      middleware: [jsonBody],
-      handler: async ({ body, headers, req, res }) => {
-        const key = headers['idempotency-key'];
-        const { trace } = contextOf(res);
-        const result = key
-          ? await store.createPetOnce(
-              body,
-              { scope: idempotencyScope(res), key, requestHash: hashOf(req.body) },
-              trace,
-            )
-          : { outcome: 'created' as const, pet: await store.createPet(body, trace) };
-        if (key) deps.onIdempotentCreate(IDEMPOTENCY_OUTCOMES[result.outcome]);
-        if (result.outcome === 'conflict') {
-          return {
-            status: 409,
-            body: errorBody(
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used with a different body.',
-            ),
-          };
-        }
-        res.setHeader('Location', `/v1/pets/${result.pet.id}`);
-        if (result.outcome === 'replayed') res.setHeader('Idempotent-Replayed', 'true');
-        return { status: 201, body: result.pet };
-      },
+    createPet: async ({ body, headers, req, res }) => {
+      const store = deps.storeFor(res);
+      const key = headers['idempotency-key'];
+      const result = key
+        ? await createPetOnce(store, body, {
+            scope: idempotencyScope(res),
+            key,
+            requestHash: hashOf(req.body),
+          })
+        : { outcome: 'created' as const, pet: (await store.insertPets([body]))[0] as Pet };
+      if (key) deps.onIdempotentCreate(IDEMPOTENCY_OUTCOMES[result.outcome]);
+      if (result.outcome === 'conflict') {
+        return {
+          status: 409,
+          body: errorBody(
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used with a different body.',
+          ),
+        };
+      }
+      res.setHeader('Location', `/v1/pets/${result.pet.id}`);
+      if (result.outcome === 'replayed') res.setHeader('Idempotent-Replayed', 'true');
+      return { status: 201, body: result.pet };
     },
 
     getPet: async ({ params, res }) => {
-      const pet = await store.findPet(params.petId, contextOf(res).trace);
+      const [pet] = await deps.storeFor(res).findPets([params.petId]);
       if (!pet) {
         return { status: 404, body: errorBody('not_found', `No pet has id ${params.petId}.`) };
       }

@@ -79,8 +79,6 @@ import {
 import type { Request } from 'express';
 import { requestScheme } from '../http/request-head.js';
 import { labelOf } from '../http/routes.js';
-import type { PlanName } from '../limits/plans.js';
-import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
 import type { Logger } from '../logger.js';
 import type {
   DatabaseCall,
@@ -165,7 +163,7 @@ class RecordedRequest implements RequestTrace {
     return this.span.spanContext().traceId;
   }
 
-  admitted(outcome: AdmissionOutcome, plan: PlanName): void {
+  admitted(outcome: string, plan: string): void {
     this.span.setAttributes({ [ATTR_RATE_LIMIT_OUTCOME]: outcome, [ATTR_RATE_LIMIT_PLAN]: plan });
   }
 
@@ -230,7 +228,7 @@ function serverSpanAttributes(req: Request, { target, requestId, clientAddress }
     [ATTR_REQUEST_ID]: requestId,
   };
   if (method === '_OTHER') attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = req.method;
-  if ('route' in target) attributes[ATTR_HTTP_ROUTE] = target.route;
+  if ('endpoint' in target) attributes[ATTR_HTTP_ROUTE] = target.endpoint.template;
   if (queryAt !== -1) attributes[ATTR_URL_QUERY] = req.url.slice(queryAt + 1);
   if (req.hostname) attributes[ATTR_SERVER_ADDRESS] = req.hostname;
   const userAgent = req.headers['user-agent'];
@@ -242,7 +240,7 @@ function serverSpanAttributes(req: Request, { target, requestId, clientAddress }
 function serverSpanName(req: Request, { target }: TracedRequest): string {
   const method = methodOf(req);
   const shown = method === '_OTHER' ? 'HTTP' : method;
-  return 'route' in target ? `${shown} ${target.route}` : shown;
+  return 'endpoint' in target ? `${shown} ${target.endpoint.template}` : shown;
 }
 
 /** What every span of a call to one dependency says of where it went. */

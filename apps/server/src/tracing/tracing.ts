@@ -19,8 +19,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import type { RequestTarget } from '../http/routes.js';
-import type { PlanName } from '../limits/plans.js';
-import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
 import type { Logger } from '../logger.js';
 
 /** What the pipeline knows of a request when its trace begins. */
@@ -34,8 +32,8 @@ export interface TracedRequest {
 export interface RequestTrace {
   /** The trace it is recorded in (the caller's, or one the server began); none while off. */
   readonly traceId: string | undefined;
-  /** Admission counted the request, under `plan`, and decided `outcome`. */
-  admitted(outcome: AdmissionOutcome, plan: PlanName): void;
+  /** Admission counted the request, under `plan` (`free`…), and decided `outcome` (`allowed`…). */
+  admitted(outcome: string, plan: string): void;
   /** The request fails on the server's side (a 5xx) because of `error`. */
   failed(error: unknown): void;
   /** Its response is finished, or its connection closed first. */
@@ -44,11 +42,11 @@ export interface RequestTrace {
 
 /**
  * A database call, as its span names it: the operation and the table, the query summary of
- * OpenTelemetry's database conventions (`SELECT pets`).
+ * OpenTelemetry's database conventions (`SELECT pets`, `UPDATE pets`). Any statement kind.
  */
 export interface DatabaseCall {
-  operation: 'SELECT' | 'INSERT' | 'DELETE';
-  table: string;
+  readonly operation: string;
+  readonly table: string;
 }
 
 export interface Tracing {

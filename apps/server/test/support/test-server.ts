@@ -4,8 +4,10 @@ import { createPrismaClient, type DatabaseClient, type QueryObserver } from '@an
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
 import type { TrustedProxies } from '../../src/access/client-address.js';
+import { animalStoreApi } from '../../src/animal-store-api.js';
+import { resumingRepliesTogether } from '../../src/batching/replies-together.js';
 import type { ClientTimeouts } from '../../src/http/limits.js';
-import { resumingRepliesTogether } from '../../src/http/turn-batch.js';
+import type { ApiDefinition } from '../../src/http/served-api.js';
 import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
@@ -35,6 +37,8 @@ export interface TestServer {
 }
 
 export interface TestServerOptions {
+  /** The API to serve; the Animal Store's unless told. */
+  api?: ApiDefinition;
   publicUrl?: string;
   logger?: Logger;
   now?: () => number;
@@ -64,6 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const apiKey = await createKey({ label: 'test suite', plan: 'enterprise', quota: ROOMY_QUOTA });
   const rateLimits = options.rateLimits ?? new MemoryRateLimitStore();
   const server = createApiServer({
+    api: options.api ?? animalStoreApi,
     db,
     logger: options.logger ?? pino({ level: 'silent' }),
     rateLimits,

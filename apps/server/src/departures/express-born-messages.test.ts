@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expressBornMessages } from './express-messages.js';
+import { expressBornMessages } from './express-born-messages.js';
 
 let server: Server | undefined;
 

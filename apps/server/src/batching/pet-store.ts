@@ -1,0 +1,46 @@
+import {
+  MOST_IDS_PER_LOOKUP,
+  MOST_PETS_PER_INSERT,
+  PET_QUERY_SUMMARIES,
+  type PetStore,
+} from '../pets/pet-store.js';
+import type { Tracing } from '../tracing/tracing.js';
+import {
+  batchedStore,
+  mergeItems,
+  type SharingPlan,
+  shareEqualCalls,
+  transaction,
+} from './batched-store.js';
+
+/**
+ * What the requests of one turn share of the pet store:
+ * - the pets a turn's gets look up are read with one `WHERE id IN (…)` (Prisma batches the
+ *   `findUnique` calls of a tick too, but builds and unpacks a whole query per call on the way);
+ * - a page asked for more than once in a turn (the first page, polled by many clients) is read
+ *   once, and different pages side by side, each failing on its own;
+ * - a turn's creates are inserted with one statement, so they cost one commit, and each is
+ *   answered once that statement is committed, as it would be alone; a statement that fails
+ *   fails every create in it (a fault would fail them all anyway);
+ * - the keys of a turn's idempotent creates are looked up together; each create's transaction
+ *   runs alone.
+ * Every other query is made alone, for the request that asked.
+ */
+export const PET_STORE_SHARING = {
+  findPets: mergeItems(MOST_IDS_PER_LOOKUP),
+  listPage: shareEqualCalls,
+  insertPets: mergeItems(MOST_PETS_PER_INSERT),
+  findIdempotencyRecords: mergeItems(),
+  transaction,
+} as const satisfies SharingPlan<PetStore>;
+
+/** The pet store as each request calls it, sharing what `PET_STORE_SHARING` says. */
+export function batchedPetStore(store: PetStore, tracing: Tracing) {
+  return batchedStore({
+    name: 'pets',
+    store,
+    tracing,
+    queries: PET_QUERY_SUMMARIES,
+    sharing: PET_STORE_SHARING,
+  });
+}
