@@ -1,6 +1,6 @@
+export { type ApiClientOf, type CreateClientOptions, createApiClient } from './api-client.js';
 export {
   type AnimalStoreClient,
-  type CreateClientOptions,
   type CreatePetOperation,
   type CreatePetResult,
   createClient,

@@ -1,4 +1,5 @@
 import type { ApiFetcher, AppRoute } from '@ts-rest/core';
+import { withIdempotencyKey } from './idempotency-key.js';
 import { nextRetryDelay, parseRetryAfter, type RetryPolicy } from './retry.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -23,11 +24,12 @@ async function readBody(response: Response): Promise<unknown> {
 /**
  * The `api` function given to ts-rest's `initClient`: it sends the request with `fetch` and
  * repeats it, the very same request (same body, same `Idempotency-Key`), while the retry policy
- * says so.
+ * says so. A route that declares an `Idempotency-Key` header gets one when the caller gave none.
  */
 export function createTransport(options: TransportOptions): ApiFetcher {
   const { retry, observe } = options;
-  return async ({ route, path, method, headers, body, fetchOptions }) => {
+  return async ({ route, path, method, headers: given, body, fetchOptions }) => {
+    const headers = withIdempotencyKey(route, given);
     const signal = fetchOptions?.signal ?? undefined;
     const startedAt = retry.now();
     for (let attempt = 1; ; attempt += 1) {
