@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAN_QUOTAS } from '../src/limits/plans.js';
 import { killLeftoverServers, runKeys, startServerProcess } from './support/server-process.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 
@@ -202,6 +203,36 @@ describe('The key command', () => {
       await runKeys('mysql://db/pets', ['list']),
       /Invalid configuration: DATABASE_URL: must start with file: or postgresql:\/\//,
     );
+  });
+
+  it("list shows the numbers each key is held to: a table plan's from the plan table, whatever its row holds", async () => {
+    const pro = JSON.parse(
+      (await keys('create', '--label', 'earlier pro', '--plan', 'pro', '--json')).stdout,
+    );
+    const enterprise = await createEnterpriseKey('7', '5000');
+    const db = createPrismaClient(databaseUrl);
+    try {
+      expect(
+        await db.apiKey.findUniqueOrThrow({
+          where: { id: pro.id },
+          select: { perMinute: true, perDay: true },
+        }),
+      ).toEqual({ perMinute: null, perDay: null });
+      // A row as keys were made before the plan table decided: numbers of their own.
+      await db.apiKey.update({
+        where: { id: pro.id },
+        data: { perMinute: 5, perDay: 50 },
+        select: { id: true },
+      });
+    } finally {
+      await db.$disconnect();
+    }
+    const listed = JSON.parse((await keys('list', '--json')).stdout).keys;
+    const entry = (id: string) => listed.find((key: { id: string }) => key.id === id);
+    expect(entry(pro.id)).toMatchObject({ plan: 'pro', ...PLAN_QUOTAS.pro });
+    expect(entry(enterprise.id)).toMatchObject({ perMinute: 7, perDay: 5000 });
+    const text = (await keys('list')).stdout;
+    expect(text).toContain(`${pro.id}  pro (300/min, 10000/day)`);
   });
 
   it('list never shows secrets', async () => {

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../src/keys/api-key-store.js';
+import { PLAN_QUOTAS } from '../src/limits/plans.js';
 import { sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
 
@@ -60,6 +62,43 @@ describe('Rate limits', () => {
       quota: { perMinute: 7, perDay: 5000 },
     });
     expect(limits(await api.request('/v1/pets', { apiKey: enterprise })).limit).toBe(7);
+  });
+
+  it('a key on a table plan follows the plan table as it stands, whatever its row holds; an enterprise key keeps its own numbers', async () => {
+    const pro = await api.createKey({ label: 'pro', plan: 'pro' });
+    const earlierPro = await api.createKey({ label: 'earlier pro', plan: 'pro' });
+    const enterprise = await api.createKey({
+      label: 'e',
+      plan: 'enterprise',
+      quota: { perMinute: 7, perDay: 5000 },
+    });
+    const limitsInRow = (secret: string) =>
+      api.db.apiKey.findUniqueOrThrow({
+        where: { secretHash: hashSecret(secret) },
+        select: { perMinute: true, perDay: true },
+      });
+    expect(await limitsInRow(pro)).toEqual({ perMinute: null, perDay: null });
+    expect(await limitsInRow(enterprise)).toEqual({ perMinute: 7n, perDay: 5000n });
+    // A row as keys were made before the plan table decided: numbers of their own, not the table's.
+    await api.db.apiKey.update({
+      where: { secretHash: hashSecret(earlierPro) },
+      data: { perMinute: 5, perDay: 50 },
+      select: { id: true },
+    });
+
+    const { perMinute } = PLAN_QUOTAS.pro;
+    for (const key of [pro, earlierPro]) {
+      expect(limits(await api.request('/v1/pets', { apiKey: key }))).toEqual({
+        limit: perMinute,
+        remaining: perMinute - 1,
+        reset: endOfMinute(NOON),
+      });
+    }
+    expect(limits(await api.request('/v1/pets', { apiKey: enterprise }))).toEqual({
+      limit: 7,
+      remaining: 6,
+      reset: endOfMinute(NOON),
+    });
   });
 
   it('every response carries X-RateLimit-Limit, -Remaining and -Reset, errors and documents included', async () => {

@@ -79,7 +79,7 @@ function newKeyFrom(options: Options): NewApiKey {
   if (plan !== 'enterprise') {
     if (customQuota)
       throw new UsageError(
-        `--per-minute and --per-day are only for the enterprise plan; ${plan} has fixed limits`,
+        `--per-minute and --per-day are only for the enterprise plan; ${plan} keys are held to the plan table`,
       );
     return { label, plan: plan as Exclude<PlanName, 'enterprise'> };
   }
