@@ -77,9 +77,10 @@ describe('Rate limits', () => {
         where: { secretHash: hashSecret(secret) },
         select: { perMinute: true, perDay: true },
       });
-    expect(await limitsInRow(pro)).toEqual({ perMinute: null, perDay: null });
+    // The table's numbers are in the row too, for a server of the release before to read.
+    expect(await limitsInRow(pro)).toEqual({ perMinute: 300n, perDay: 10_000n });
     expect(await limitsInRow(enterprise)).toEqual({ perMinute: 7n, perDay: 5000n });
-    // A row as keys were made before the plan table decided: numbers of their own, not the table's.
+    // A row whose numbers are not the table's (the table changed since the key was made).
     await api.db.apiKey.update({
       where: { secretHash: hashSecret(earlierPro) },
       data: { perMinute: 5, perDay: 50 },

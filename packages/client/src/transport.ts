@@ -11,8 +11,12 @@ export interface TransportOptions {
   readonly observe: (route: AppRoute, headers: Headers) => void;
 }
 
+/** Statuses that carry no body (RFC 9110): their result's body is undefined, as typed. */
+const BODILESS_STATUSES = new Set([204, 205, 304]);
+
 /** Reads a body the way ts-rest's own fetcher does, so results look the same. */
 async function readBody(response: Response): Promise<unknown> {
+  if (BODILESS_STATUSES.has(response.status)) return undefined;
   const contentType = response.headers.get('content-type') ?? '';
   if (contentType.includes('application/') && contentType.includes('json')) {
     return response.json();

@@ -4,10 +4,11 @@
  * repository serves widgets. The Animal Store's own operations are tested against the live
  * server (`live-server.test.ts`).
  */
+
+import { fixtureContract, type Widget } from '@animal-store/fixture-contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiClient, type DeprecationNotice } from '../src/index.js';
 import { type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
-import { petsAndWidgetsContract, type Widget } from './support/widgets-contract.js';
 
 let server: ScriptedServer;
 
@@ -26,7 +27,7 @@ const unavailable = {
 } as const;
 
 function createWidgetsClient(onDeprecation?: (notice: DeprecationNotice) => void) {
-  return createApiClient(petsAndWidgetsContract, {
+  return createApiClient(fixtureContract, {
     baseUrl: server.baseUrl,
     apiKey: 'ask_widgets',
     retry: { sleep: async () => {} },
@@ -47,10 +48,16 @@ describe('every router and operation of the contract', () => {
     expect(Object.keys(client.widgets).sort()).toEqual([
       'createWidget',
       'deleteWidget',
+      'getWidget',
       'listWidgets',
       'updateWidget',
     ]);
-    expect(Object.keys(client.pets).sort()).toEqual(['createPet', 'getPet', 'listPets']);
+    expect(Object.keys(client.pets).sort()).toEqual([
+      'createPet',
+      'getPet',
+      'listPets',
+      'updatePetStatus',
+    ]);
     server.script({ status: 200, body: { ...widget, colour: 'red' } }, { status: 204 });
 
     let updated: Awaited<ReturnType<typeof client.widgets.updateWidget>> | undefined;
@@ -59,7 +66,10 @@ describe('every router and operation of the contract', () => {
         params: { widgetId: 7 },
         body: { colour: 'red' },
       });
-      expect((await client.widgets.deleteWidget({ params: { widgetId: 7 } })).status).toBe(204);
+      expect(await client.widgets.deleteWidget({ params: { widgetId: 7 } })).toMatchObject({
+        status: 204,
+        body: undefined,
+      });
     });
 
     expect(updated).toMatchObject({ status: 200, body: { id: 7, colour: 'red' } });
@@ -90,7 +100,7 @@ describe('every router and operation of the contract', () => {
 
     expect(client.rateLimit).toEqual({ limit: 10, remaining: 9, reset: 1767225660 });
     expect(notices).toMatchObject([
-      { operation: 'GET /v1/widgets', deprecatedAt: new Date('2025-01-01T00:00:00Z') },
+      { operation: 'listWidgets', deprecatedAt: new Date('2025-01-01T00:00:00Z') },
     ]);
   });
 });

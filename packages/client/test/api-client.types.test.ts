@@ -4,6 +4,7 @@
  * at run time `expectTypeOf` does nothing.
  */
 import type { ErrorBody } from '@animal-store/contract';
+import { fixtureContract, type Widget } from '@animal-store/fixture-contract';
 import { describe, expectTypeOf, test } from 'vitest';
 import {
   type AnimalStoreClient,
@@ -11,9 +12,8 @@ import {
   createApiClient,
   type RateLimitState,
 } from '../src/index.js';
-import { petsAndWidgetsContract, type Widget } from './support/widgets-contract.js';
 
-type Client = ApiClientOf<typeof petsAndWidgetsContract>;
+type Client = ApiClientOf<typeof fixtureContract>;
 type Widgets = Client['widgets'];
 type Request<Operation extends (...args: never[]) => unknown> = NonNullable<
   Parameters<Operation>[0]
@@ -24,7 +24,7 @@ type Result<Operation extends (...args: never[]) => Promise<unknown>> = Awaited<
 type Body<R, Status> = Extract<R, { status: Status }> extends { body: infer B } ? B : never;
 
 // A real client, though no test here calls the network: the misuses below are only compiled.
-const client = createApiClient(petsAndWidgetsContract, {
+const client = createApiClient(fixtureContract, {
   baseUrl: 'http://127.0.0.1:9',
   apiKey: 'key',
   fetch: () => Promise.reject(new Error('type-level tests make no requests')),
@@ -36,7 +36,7 @@ describe('createApiClient', () => {
     expectTypeOf(client).toEqualTypeOf<Client>();
     expectTypeOf<keyof Client>().toEqualTypeOf<'pets' | 'widgets' | 'rateLimit'>();
     expectTypeOf<keyof Widgets>().toEqualTypeOf<
-      'listWidgets' | 'createWidget' | 'updateWidget' | 'deleteWidget'
+      'listWidgets' | 'createWidget' | 'getWidget' | 'updateWidget' | 'deleteWidget'
     >();
     expectTypeOf(client.rateLimit).toEqualTypeOf<RateLimitState | undefined>();
   });
@@ -48,14 +48,17 @@ describe('createApiClient', () => {
     expectTypeOf<Client['pets']['getPet']>().toEqualTypeOf<Pets['getPet']>();
   });
 
-  test('a PATCH takes its path parameter and a partial body; 200 is the Widget, 404 an Error', () => {
+  test('a PATCH takes its path parameter and a partial body; 200 is the Widget, the rest Errors', () => {
     type Args = Request<Widgets['updateWidget']>;
     type R = Result<Widgets['updateWidget']>;
     expectTypeOf<Args['params']>().toEqualTypeOf<{ widgetId: number }>();
     expectTypeOf<Args['body']>().toEqualTypeOf<Partial<Omit<Widget, 'id'>> | undefined>();
-    expectTypeOf<R['status']>().toEqualTypeOf<200 | 404>();
+    // The route's statuses, and those every operation of v1 may answer.
+    expectTypeOf<R['status']>().toEqualTypeOf<
+      200 | 400 | 401 | 404 | 413 | 415 | 429 | 431 | 500 | 503
+    >();
     expectTypeOf<Body<R, 200>>().toEqualTypeOf<Widget>();
-    expectTypeOf<Body<R, 404>>().toEqualTypeOf<ErrorBody>();
+    expectTypeOf<Body<R, 404>>().toMatchTypeOf<ErrorBody>();
     expectTypeOf(client.widgets.updateWidget).toBeCallableWith({
       params: { widgetId: 1 },
       body: { colour: 'red' },
@@ -67,12 +70,12 @@ describe('createApiClient', () => {
     compileOnly(() => client.widgets.updateWidget({ params, body: { colour: 'pink' } }));
   });
 
-  test('a DELETE without a body answers 204 without one, or 404', () => {
+  test('a DELETE without a body answers 204 without one, or an Error', () => {
     type Args = Request<Widgets['deleteWidget']>;
     type R = Result<Widgets['deleteWidget']>;
     expectTypeOf<Args['params']>().toEqualTypeOf<{ widgetId: number }>();
     expectTypeOf<Args>().not.toHaveProperty('body');
-    expectTypeOf<R['status']>().toEqualTypeOf<204 | 404>();
+    expectTypeOf<R['status']>().toEqualTypeOf<204 | 401 | 404 | 429 | 431 | 500 | 503>();
     expectTypeOf<Body<R, 204>>().toEqualTypeOf<undefined>();
   });
 

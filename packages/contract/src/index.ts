@@ -32,7 +32,7 @@ export const contract = c.router({ pets: petsRoutes }, V1_ROUTER_OPTIONS);
  * The pets resource as the contract serves it: its routes under `/v1`, each with the responses
  * every operation may give. What a server implements for it (`initServer().router(petsContract, …)`).
  */
-export const petsContract = contract.pets;
+export const petsContract: Contract['pets'] = contract.pets;
 
 export type Contract = typeof contract;
 

@@ -514,6 +514,34 @@ describe('built from the contract', () => {
     }
   });
 
+  test("a second operation deprecated on other dates keeps its own headers, under components named after it; getPet's stay as they were", () => {
+    const retired = {
+      ...adoptPet,
+      deprecated: true,
+      metadata: {
+        ...adoptPet.metadata,
+        stability: 'deprecated',
+        deprecation: {
+          deprecatedAt: new Date('2026-06-01T00:00:00Z'),
+          sunsetAt: new Date('2031-06-01T00:00:00Z'),
+          successor: '/v1/pets',
+        },
+      } satisfies RouteMetadata,
+    } as const;
+    const extended = buildOpenApiDocumentFor(contractWith({ adoptPet: retired }));
+    const adoption = extended.paths['/v1/pets/{petId}/adoption']?.post as OperationObject;
+    const adopted = adoption.responses[200] as ResponseObject;
+    expect(adopted.headers?.Deprecation).toEqual({
+      $ref: '#/components/headers/AdoptPetDeprecation',
+    });
+    expect(extended.components?.headers?.AdoptPetDeprecation).toMatchObject({
+      example: '@1780272000',
+    });
+    expect(extended.components?.headers?.Deprecation).toEqual(
+      document.components?.headers?.Deprecation,
+    );
+  });
+
   test('a route added to the contract is in the document, with nothing to change in the builder', () => {
     const extended = buildOpenApiDocumentFor(contractWith({ adoptPet }));
     const adoption = extended.paths['/v1/pets/{petId}/adoption']?.post as OperationObject;

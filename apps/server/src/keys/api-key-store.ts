@@ -26,25 +26,18 @@ const KEY_COLUMNS = {
 type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof KEY_COLUMNS }>;
 
 /**
- * A key on a table plan follows the plan table as it stands, whatever its row holds (a server of
- * the release before wrote the table's numbers of its day there); only an enterprise key has
- * numbers of its own. Those are BigInt columns, read as bigints; as numbers they compare with
- * the counters and print in headers and JSON (which throws on a bigint). Exact: the key command
- * stores none above 2^53 − 1.
+ * A key on a table plan follows the plan table as it stands, whatever its row holds; only an
+ * enterprise key has numbers of its own. Those are BigInt columns, read as bigints; as numbers
+ * they compare with the counters and print in headers and JSON (which throws on a bigint).
+ * Exact: the key command stores none above 2^53 − 1.
  */
 function quotaOf(row: Pick<KeyRow, 'id' | 'plan' | 'perMinute' | 'perDay'>): Quota {
   const plan = row.plan as PlanName;
-  if (plan !== 'enterprise') {
-    const quota = PLAN_QUOTAS[plan];
-    if (!quota) throw new Error(`Key ${row.id} is on the plan "${plan}", which plans.ts lacks`);
-    return quota;
-  }
-  // create() writes both for every enterprise key (no database check does: see prisma/README.md,
-  // "Adding a migration"), so only a row written by hand lacks them.
-  if (row.perMinute === null || row.perDay === null) {
-    throw new Error(`Enterprise key ${row.id} has no limits of its own`);
-  }
-  return { perMinute: Number(row.perMinute), perDay: Number(row.perDay) };
+  if (plan === 'enterprise')
+    return { perMinute: Number(row.perMinute), perDay: Number(row.perDay) };
+  const quota = PLAN_QUOTAS[plan];
+  if (!quota) throw new Error(`Key ${row.id} is on the plan "${plan}", which plans.ts lacks`);
+  return quota;
 }
 
 function toInfo(row: KeyRow): ApiKeyInfo {
@@ -104,15 +97,16 @@ export type NewApiKey =
 export function createApiKeyStore(db: DatabaseClient) {
   async function create(request: NewApiKey): Promise<{ key: ApiKeyInfo; secret: string }> {
     const secret = newSecret();
-    const ownLimits =
-      request.plan === 'enterprise' ? request.quota : { perMinute: null, perDay: null };
+    // A table plan's numbers are written too, though this release reads them from the table:
+    // an instance of the release before, still running during a rolling deploy, reads the row.
+    const quota = request.plan === 'enterprise' ? request.quota : PLAN_QUOTAS[request.plan];
     const row = await db.apiKey.create({
       data: {
         id: `key_${randomBytes(9).toString('base64url')}`,
         label: request.label,
         plan: request.plan,
-        perMinute: ownLimits.perMinute,
-        perDay: ownLimits.perDay,
+        perMinute: quota.perMinute,
+        perDay: quota.perDay,
         secretHash: hashSecret(secret),
       },
       select: KEY_COLUMNS,

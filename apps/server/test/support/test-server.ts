@@ -11,7 +11,9 @@ import type { ApiDefinition } from '../../src/http/served-api.js';
 import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
+import type { ServerMetrics } from '../../src/operations/metrics.js';
 import { closeGracefully, createApiServer, listen } from '../../src/server.js';
+import type { Tracing } from '../../src/tracing/tracing.js';
 import { freshDatabase } from './test-database.js';
 
 /** Tests probe response bodies of every shape, so `json()` is untyped here. */
@@ -51,6 +53,10 @@ export interface TestServerOptions {
   databaseUrlFor?: (url: string) => string;
   /** Told of every statement the server's database client runs. */
   onQuery?: QueryObserver;
+  /** Where the server counts what it does; a fresh set unless given. */
+  metrics?: ServerMetrics;
+  /** Where each request's trace is recorded; nowhere unless given. */
+  tracing?: Tracing;
 }
 
 const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
@@ -78,6 +84,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ipv6PrefixLength: options.ipv6PrefixLength,
     clientTimeouts: options.clientTimeouts,
     corsOrigins: options.corsOrigins,
+    metrics: options.metrics,
+    tracing: options.tracing,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;

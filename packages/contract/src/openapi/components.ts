@@ -22,13 +22,18 @@ export class SharedComponents {
     headers: {},
   };
 
+  /** Whether `definition` may be shared as `components[kind][name]`: it is new, or the same. */
+  fits<Kind extends keyof Shared>(kind: Kind, name: string, definition: Shared[Kind]): boolean {
+    const existing = this.byKind[kind][name];
+    return existing === undefined || JSON.stringify(existing) === JSON.stringify(definition);
+  }
+
   /** A reference to `definition`, shared as `components[kind][name]`. */
   share<Kind extends keyof Shared>(kind: Kind, name: string, definition: Shared[Kind]) {
-    const components: Record<string, Shared[Kind]> = this.byKind[kind];
-    const existing = components[name];
-    if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(definition)) {
+    if (!this.fits(kind, name, definition)) {
       throw new Error(`components.${kind}.${name} has two different definitions`);
     }
+    const components: Record<string, Shared[Kind]> = this.byKind[kind];
     components[name] = definition;
     return ref(kind, name);
   }

@@ -15,7 +15,7 @@ import type {
   ResponsesObject,
   SchemaObject,
 } from 'openapi3-ts';
-import { deprecationHeadersDocumentation } from '../deprecation.js';
+import { type Deprecation, deprecationHeadersDocumentation } from '../deprecation.js';
 import type { HeadersDocumentation } from '../documentation.js';
 import {
   ERROR_STATUS,
@@ -79,6 +79,28 @@ function headersObject(headers: HeadersDocumentation, components: SharedComponen
     ],
   );
   return Object.fromEntries(entries) as HeadersObject;
+}
+
+/**
+ * The headers of a deprecated operation's responses. Operations deprecated on the same dates
+ * share their components; one deprecated on other dates gets components named after it
+ * (`GetWidgetDeprecation`), so that each name keeps one definition.
+ */
+function deprecationHeaders(
+  metadata: RouteMetadata & { deprecation: Deprecation },
+  components: SharedComponents,
+): HeadersDocumentation {
+  const headers = deprecationHeadersDocumentation(metadata.deprecation);
+  const prefix = metadata.operationId.replace(/^./, (first) => first.toUpperCase());
+  const entries = Object.entries(headers).map(([name, { component, ...header }]) => {
+    const shared =
+      component === undefined || components.fits('headers', component, header as HeaderObject);
+    return [
+      name,
+      shared ? { component, ...header } : { component: `${prefix}${component}`, ...header },
+    ];
+  });
+  return Object.fromEntries(entries) as HeadersDocumentation;
 }
 
 /** ts-rest keys headers in lower case (`idempotency-key`); the document names them as sent. */
@@ -168,7 +190,7 @@ function successResponse(
   const headers = {
     ...EVERY_RESPONSE_HEADERS,
     ...documented.headers,
-    ...(metadata.deprecation && deprecationHeadersDocumentation(metadata.deprecation)),
+    ...(metadata.deprecation && deprecationHeaders(metadata, components)),
   };
   const schema = generated.content?.['application/json']?.schema;
   return {
