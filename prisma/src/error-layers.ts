@@ -1,6 +1,7 @@
 /**
  * The layers of an error from a query, as the classifiers of this package look through them
- * (`isDatabaseFault`, `isRecordNotFound`): one walk, so that both always see the same layers.
+ * (`isDatabaseFault`, `isRecordNotFound`, `isUniqueViolation`): one walk, so that they always
+ * see the same layers.
  */
 
 /** One layer of an error: any object, read by its properties alone. */

@@ -14,3 +14,4 @@ export {
 export { isDatabaseFault } from './database-faults.js';
 export { migrateDatabase } from './migrate.js';
 export { isRecordNotFound } from './record-not-found.js';
+export { isUniqueViolation } from './unique-violation.js';

@@ -8,6 +8,7 @@ import { isDatabaseFault } from './database-faults.js';
 import { migrateDatabase } from './migrate.js';
 import { isRecordNotFound } from './record-not-found.js';
 import {
+  expectClassified,
   failureOf,
   MISSING_PET_ID,
   OPERATIONS_ON_MISSING_RECORDS,
@@ -36,18 +37,20 @@ describe('isRecordNotFound on SQLite', () => {
       const error = await failureOf(run(db));
 
       expect(error).toMatchObject({ code: 'P2025' });
-      expect(isRecordNotFound(error)).toBe(true);
-      expect(isDatabaseFault(error)).toBe(false);
-      expect(isRecordNotFound(new Error('loading the pet failed', { cause: error }))).toBe(true);
+      const notFound = { recordNotFound: true, fault: false, uniqueViolation: false };
+      expectClassified(error, notFound);
+      expectClassified(new Error('loading the pet failed', { cause: error }), notFound);
     },
   );
 
-  it.each(OTHER_FAILURES)('does not recognise $failure', async ({ run, fault }) => {
-    const error = await failureOf(run(db));
+  it.each(OTHER_FAILURES)(
+    'does not recognise $failure',
+    async ({ run, fault, uniqueViolation }) => {
+      const error = await failureOf(run(db));
 
-    expect(isRecordNotFound(error)).toBe(false);
-    expect(isDatabaseFault(error)).toBe(fault);
-  });
+      expectClassified(error, { recordNotFound: false, fault, uniqueViolation });
+    },
+  );
 
   it('does not recognise an update of a missing pet once the database file is gone (a fault)', async () => {
     await db.pet.count();

@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): Express {
       tracing,
     }),
     /** One log line and one metrics observation when the response is finished; its trace ends. */
-    log: requestLog({ logger, metrics }),
+    log: requestLog({ logger, onFinished: metrics.requestFinished }),
     /** Headers every response carries for browsers, and those allowed origins may read. */
     browserPolicy: apiBrowserPolicy(),
     crossOrigin: crossOrigin.headers,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DatabaseClient } from '@animal-store/db';
+import { type DatabaseClient, isUniqueViolation } from '@animal-store/db';
 
 /**
  * A random secret shared by every server instance on the same database, created on first use.
@@ -17,7 +17,7 @@ export async function loadServerSecret(db: DatabaseClient, name: string): Promis
       select: { value: true },
     })
     .catch(async (error: unknown) => {
-      if ((error as { code?: unknown }).code !== 'P2002') throw error;
+      if (!isUniqueViolation(error)) throw error;
       return db.serverSecret.findUniqueOrThrow({ where: { name }, select: { value: true } });
     });
   return Buffer.from(stored.value, 'base64url');

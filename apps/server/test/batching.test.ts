@@ -1,12 +1,20 @@
 /**
- * The batching stage (src/http/turn-batch.ts): requests that arrive together go through admission
- * and the stores together, so they share database statements. Counted through the database
- * client's statement observer, on the suite's database, with rate limits in this process and in
- * Redis. Without the stage, each of these requests would run through the stack alone and cost
- * its own statements: 50 where these tests allow a few.
+ * The batching layer (src/batching/): requests that arrive together go through admission and the
+ * stores together, so they share database statements. Counted through the database client's
+ * statement observer, on the suite's database, with rate limits in this process and in Redis.
+ * Without the turn batch, each of these requests would run through the stack alone and cost its
+ * own statements: 50 where these tests allow a few. And the turn invariant it relies on, watched
+ * on the batching layer's diagnostics channels: what is admitted together reaches the stores
+ * together.
  */
 import { randomUUID } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BATCHING_CHANNELS,
+  type DispatchedMessage,
+  type ReleasedMessage,
+} from '../src/batching/diagnostics.js';
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
 import { createLogger } from '../src/logger.js';
 import { sendTogether } from './support/raw-http.js';
@@ -82,6 +90,56 @@ describe.each(['in this process', 'in Redis'] as const)(
       );
       return { count: statements, answers };
     }
+
+    /** The releases of the turn batch and the shared store calls made while `send` ran. */
+    async function watchedBatching(send: () => Promise<unknown>) {
+      const released: ReleasedMessage[] = [];
+      const dispatched: DispatchedMessage[] = [];
+      const onRelease = (message: unknown) => released.push(message as ReleasedMessage);
+      const onDispatch = (message: unknown) => dispatched.push(message as DispatchedMessage);
+      subscribe(BATCHING_CHANNELS.released, onRelease);
+      subscribe(BATCHING_CHANNELS.dispatched, onDispatch);
+      try {
+        await send();
+      } finally {
+        unsubscribe(BATCHING_CHANNELS.released, onRelease);
+        unsubscribe(BATCHING_CHANNELS.dispatched, onDispatch);
+      }
+      return { released, dispatched };
+    }
+
+    it('the turn invariant: requests admitted in one turn make their first calls to each store method in one shared call', async () => {
+      const label = randomUUID();
+      const requestAt = (index: number) =>
+        [
+          request('GET', `/v1/pets/${petIds[index % TOGETHER]}`),
+          request('GET', '/v1/pets?limit=10'),
+          request('POST', '/v1/pets', { name: `${label} ${index}`, categoryId: 2 }),
+          request('POST', '/v1/pets', { name: label, categoryId: 3 }, [
+            `Idempotency-Key: ${label}-${index}`,
+          ]),
+        ][index % 4] as string;
+      await sendTogether(api.server, [requestAt(0)]);
+      const { released, dispatched } = await watchedBatching(async () => {
+        const answers = await sendTogether(
+          api.server,
+          Array.from({ length: TOGETHER * 2 }, (_, index) => requestAt(index)),
+        );
+        expect(answers.every(({ status }) => status === 200 || status === 201)).toBe(true);
+      });
+      // The turn batch held many requests at once: there was something to keep together.
+      expect(Math.max(...released.map(({ requests }) => requests))).toBeGreaterThan(4);
+      const callsOfTurn = new Map<string, Set<number>>();
+      dispatched.forEach(({ method, turns, full }, call) => {
+        if (full) return;
+        for (const turn of turns) {
+          const key = `${method} of the requests admitted in turn ${turn}`;
+          callsOfTurn.set(key, (callsOfTurn.get(key) ?? new Set()).add(call));
+        }
+      });
+      expect(callsOfTurn.size).toBeGreaterThanOrEqual(4);
+      for (const [key, calls] of callsOfTurn) expect(calls.size, key).toBe(1);
+    });
 
     it(`${TOGETHER} asking for the same page read it with one statement per turn`, async () => {
       const { count, answers } = await statementsFor(TOGETHER, () =>

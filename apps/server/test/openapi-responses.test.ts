@@ -5,14 +5,23 @@
  * code must be one the declared response's examples name, and the headers it declares as
  * required must be there. So the document and the server cannot drift apart.
  */
+import { type Contract, contract } from '@animal-store/contract';
+import type { AppRoute } from '@ts-rest/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { templateOf } from '../src/http/routes.js';
+import { contractOperations } from '../src/http/served-api.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 import { sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 type Json = Record<string, unknown>;
-type OperationId = 'listPets' | 'createPet' | 'getPet';
+
+/** The name of every operation of a contract, however deep its routers nest. */
+type OperationNameOf<Router> = {
+  [Key in keyof Router]: Router[Key] extends AppRoute ? Key : OperationNameOf<Router[Key]>;
+}[keyof Router];
+type OperationId = OperationNameOf<Contract>;
 
 interface Answer {
   status: number;
@@ -21,11 +30,42 @@ interface Answer {
   body: string;
 }
 
-const OPERATIONS: Record<OperationId, { method: string; path: string; target: string }> = {
-  listPets: { method: 'get', path: '/v1/pets', target: '/v1/pets' },
-  createPet: { method: 'post', path: '/v1/pets', target: '/v1/pets' },
-  getPet: { method: 'get', path: '/v1/pets/{petId}', target: '/v1/pets/1' },
+/**
+ * A request each operation answers with success: its path parameters and body. Typed by the
+ * contract's operations, so that an operation added to the contract fails the type check until
+ * it is probed here too.
+ */
+const VALID_REQUESTS: Record<OperationId, { params?: Record<string, string>; body?: unknown }> = {
+  listPets: {},
+  createPet: { body: { name: 'Probe', categoryId: 1 } },
+  getPet: { params: { petId: '1' } },
 };
+
+/** Each operation of the contract, where the document has it, and a request it answers with success. */
+const OPERATIONS = Object.fromEntries(
+  contractOperations(contract).map(({ name, route }) => {
+    const valid = VALID_REQUESTS[name as OperationId];
+    const target = route.path.replace(/:(\w+)/g, (_, param: string) => valid.params?.[param] ?? '');
+    const success = Math.min(
+      ...Object.keys(route.responses)
+        .map(Number)
+        .filter((s) => s < 300),
+    );
+    return [
+      name,
+      {
+        method: route.method.toLowerCase(),
+        path: templateOf(route.path),
+        target,
+        success,
+        ...valid,
+      },
+    ];
+  }),
+) as Record<
+  OperationId,
+  { method: string; path: string; target: string; success: number; body?: unknown }
+>;
 
 let api: TestServer;
 let document: Json;
@@ -153,7 +193,7 @@ function raw(
   },
 ) {
   const operation = OPERATIONS[operationId];
-  const body = operationId === 'createPet' ? '{"name":"Raw","categoryId":1}' : '';
+  const body = operation.body === undefined ? '' : JSON.stringify(operation.body);
   const bodyHead = body
     ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n`
     : '';
@@ -164,20 +204,26 @@ function raw(
 }
 
 function send(operationId: OperationId, init: Parameters<TestServer['request']>[1] = {}) {
-  const { method, target } = OPERATIONS[operationId];
-  return fetched(target, {
-    method: method.toUpperCase(),
-    ...(operationId === 'createPet' && { json: { name: 'Probe', categoryId: 1 } }),
-    ...init,
-  });
+  const { method, target, body } = OPERATIONS[operationId];
+  return fetched(target, { method: method.toUpperCase(), json: body, ...init });
 }
 
 const ALL = Object.keys(OPERATIONS) as OperationId[];
 
+it('probes every operation of the contract, and the document has each where the contract puts it', () => {
+  expect(Object.keys(VALID_REQUESTS).sort()).toEqual([...ALL].sort());
+  for (const operationId of ALL) {
+    const { method, path } = OPERATIONS[operationId];
+    expect(lookup(`/paths/${pointerPart(path)}/${method}/operationId`), operationId).toBe(
+      operationId,
+    );
+  }
+});
+
 describe.each(ALL)('%s: what the server sends is what the document declares', (operationId) => {
   it('success', async () => {
     expectDeclared(operationId, await send(operationId), {
-      status: operationId === 'createPet' ? 201 : 200,
+      status: OPERATIONS[operationId].success,
     });
   });
 

@@ -10,8 +10,8 @@ function fileAt(path: string): string | undefined {
 
 /**
  * `fileAt(path)`, looked up once per turn of the event loop: the first query of a turn asks the
- * file system, and the rest of that turn's queries take its answer. A `stat` is a system call
- * (about 3 µs on the bench machine); once per query, it was one of the five a list request made.
+ * file system, and the rest of that turn's queries take its answer: a `stat` is a system call,
+ * and once per query it was one of the five a list request made.
  * A file deleted or replaced during a turn is seen from the next turn on, as it would be by a
  * query that had started a moment before the change.
  */

@@ -1,4 +1,8 @@
+import { expect } from 'vitest';
 import type { DatabaseClient } from '../client.js';
+import { isDatabaseFault } from '../database-faults.js';
+import { isRecordNotFound } from '../record-not-found.js';
+import { isUniqueViolation } from '../unique-violation.js';
 
 /** A pet id that a fresh database does not have: its ids start at 1 and the tests create none. */
 export const MISSING_PET_ID = 424_242;
@@ -51,11 +55,15 @@ export const OPERATIONS_ON_MISSING_RECORDS = [
   },
 ];
 
-/** Failures of the same client that are not a missing record; `fault`: isDatabaseFault's answer. */
+/**
+ * Failures of the same client that are not a missing record; `fault`: isDatabaseFault's answer,
+ * `uniqueViolation`: isUniqueViolation's.
+ */
 export const OTHER_FAILURES = [
   {
     failure: 'a unique violation (P2002)',
     fault: false,
+    uniqueViolation: true,
     run: async (db: DatabaseClient) => {
       const secret = { name: 'cursor-key', value: 'v' };
       await db.serverSecret.create({ data: secret });
@@ -65,6 +73,7 @@ export const OTHER_FAILURES = [
   {
     failure: 'an update of a missing pet in a table that is gone (P2021, a fault)',
     fault: true,
+    uniqueViolation: false,
     run: async (db: DatabaseClient) => {
       await db.$executeRawUnsafe('DROP TABLE pets');
       return db.pet.update({ where: { id: MISSING_PET_ID }, data: { name: 'Rex' } });
@@ -73,7 +82,20 @@ export const OTHER_FAILURES = [
   {
     failure: 'an update of a missing pet naming a field pets do not have (a bug)',
     fault: false,
+    uniqueViolation: false,
     run: (db: DatabaseClient) =>
       db.pet.update({ where: { id: MISSING_PET_ID }, data: { nickname: 'Rex' } as never }),
   },
 ];
+
+/** What every classifier of the package says of an error: a missing record, a fault, a race. */
+export function expectClassified(
+  error: unknown,
+  expected: { recordNotFound: boolean; fault: boolean; uniqueViolation: boolean },
+): void {
+  expect({
+    recordNotFound: isRecordNotFound(error),
+    fault: isDatabaseFault(error),
+    uniqueViolation: isUniqueViolation(error),
+  }).toEqual(expected);
+}

@@ -62,7 +62,7 @@ function keyLookup(keys: ApiKeyStore, tracing: Tracing) {
     if (secret.length > LONGEST_SECRET_LENGTH) return undefined;
     const secretHash = hashSecret(secret);
     // A key remembered as genuine passed its shape and checksum when it was looked up, and only
-    // the same token has its hash: most requests skip the check (1 % of a `get`'s CPU).
+    // the same token has its hash: most requests skip the check.
     const known = genuine.get(secretHash);
     if (known) return known;
     if (!couldBeSecret(secret) || unknown.has(secretHash)) return undefined;

@@ -204,7 +204,7 @@ function methodCall<Store extends object>(
  * for, as `queries` names it. Nothing is cached: a call is made after every call it serves was
  * asked for, so each request still reads what the database held after it asked.
  *
- * It relies on the turn invariant (docs/architecture.md, "One turn of the event loop"): the
+ * It relies on the turn invariant (docs/architecture.md, "The batching layer"): the
  * requests admitted together make their first calls in the same turn, so those calls meet.
  */
 export function batchedStore<Store extends object>(

@@ -12,12 +12,15 @@ let database: TestDatabase;
 let db: DatabaseClient;
 let storeFor: (res: Response) => PetStore;
 let statements = 0;
+/** The statements' SQL since the last reset of `statements`. */
+let sql: string[] = [];
 
 beforeAll(async () => {
   database = await freshDatabase(inject('templateDatabase'));
   db = createPrismaClient(database.url, {
-    onQuery: () => {
+    onQuery: (query) => {
       statements += 1;
+      sql.push(query.sql);
     },
   });
   storeFor = batchedPetStore(createPetStore(db), TRACING_OFF);
@@ -95,15 +98,15 @@ describe('the batched pet store', () => {
   });
 
   it("runs each transaction alone, on its request's own queries", async () => {
-    statements = 0;
+    sql = [];
     const stored = await Promise.all(
       ['One', 'Two'].map((name) =>
         requestOf().transaction((queries) => queries.insertPets([pet(name)])),
       ),
     );
     expect(stored.map(([one]) => one?.name)).toEqual(['One', 'Two']);
-    // Each its own insert (and SQLite's BEGIN and COMMIT, which the driver sends unseen).
-    expect(statements).toBe(2);
+    // Each its own insert, in a transaction of its own.
+    expect(sql.filter((text) => /^\s*INSERT/i.test(text))).toHaveLength(2);
   });
 
   it("tells a diagnostics channel each shared call's size and the turns of the first calls in it", async () => {

@@ -5,9 +5,9 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * Express's `res.json` (`expressJson`), with the body sent as bytes. Express sets `Content-Type`
- * to JSON, then `res.send` parses it again to add the charset to a text body (`content-type`'s
- * parser: 1.5 % of a `get`'s CPU); a body of bytes keeps the type as it is set. A type set before
- * is left to Express, which adds the charset to it.
+ * to JSON, then `res.send` parses it again (`content-type`'s parser, on every response) to add the
+ * charset to a text body; a body of bytes keeps the type as it is set. A type set before is left
+ * to Express, which adds the charset to it.
  */
 function jsonAsBytes(expressJson: Response['json']) {
   return function json(this: Response, body: unknown): Response {
@@ -26,8 +26,8 @@ function jsonAsBytes(expressJson: Response['json']) {
  * in its `expressInit`) to `app.request` and `app.response`. Node 20's V8 then gives each request
  * and response a hidden class of its own (of 100 requests in a row, no two shared one; Node 24's
  * shares one), so property accesses in Node's HTTP server, Express and all after them miss their
- * inline caches and take the slow path: on Node 20, `get` and `list20` served about 1.6 times as
- * many requests once the swap was gone. Here the classes Node makes them with extend its own,
+ * inline caches and take the slow path (docs/decisions/002-messages-born-with-express-prototypes.md
+ * says what that cost). Here the classes Node makes them with extend its own,
  * their prototypes inherit from Express's and become the app's `request` and `response`, so
  * Express sets the prototype each already has, which changes nothing. Their `res.json` is
  * `jsonAsBytes`'s.

@@ -1,7 +1,6 @@
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
 import type { Express, RequestHandler } from 'express';
-import { inOrder } from '../http/in-order.js';
 
 /** ts-rest's handlers of every operation of `TContract`, as `initServer().router` makes them. */
 export type ContractHandlers<TContract extends AppRouter> = Parameters<
@@ -12,7 +11,7 @@ type EndpointOptions = Parameters<typeof createExpressEndpoints<AppRouter>>[3];
 
 /**
  * ts-rest's endpoint of each route of `contract` (its validation, its handler, the response
- * check), as one request handler. ts-rest registers each endpoint as a route of an Express app;
+ * check), as the request handlers ts-rest registers for it, to be run in order. ts-rest registers each endpoint as a route of an Express app;
  * here it registers them on a recorder instead, because the pipeline has found the endpoint a
  * request is for already (http/routes.ts): Express need not match the path again. The pipeline
  * sets `req.params` from what it found before it calls the handler, as an Express route would
@@ -22,7 +21,7 @@ export function recordedEndpoints<TContract extends AppRouter>(
   contract: TContract,
   handlers: ContractHandlers<TContract>,
   options: EndpointOptions,
-): (route: AppRoute) => RequestHandler {
+): (route: AppRoute) => RequestHandler[] {
   const recorded = new Map<string, RequestHandler[]>();
   const record =
     (method: string) =>
@@ -48,6 +47,6 @@ export function recordedEndpoints<TContract extends AppRouter>(
     const stages = recorded.get(`${route.method} ${route.path}`);
     if (!stages)
       throw new Error(`ts-rest registered no endpoint for ${route.method} ${route.path}`);
-    return inOrder(...stages);
+    return stages;
   };
 }

@@ -15,8 +15,8 @@ export interface ConnectionResponses {
 
 /**
  * The response before this one on its connection, kept on the response itself: a `WeakMap` from
- * each response to the one before cost a keep-alive `get` about 1 % of its CPU (a delete and a
- * set in an ephemeron table per request, which every scavenge then walks). Only the latest
+ * each response to the one before costs every keep-alive request a delete and a set in an
+ * ephemeron table, which every scavenge then walks. Only the latest
  * response of a connection holds one, so a connection's answers never form a chain.
  */
 const PREVIOUS = Symbol('the response before this one on its connection');

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Caller } from '../access/caller.js';
 import type { RequestTrace, Tracing } from '../tracing/tracing.js';
 import { requestIdFor } from './request-id.js';
-import type { RequestTarget, RouteResolver } from './routes.js';
+import { labelOf, type RequestTarget, type RouteResolver } from './routes.js';
 
 /**
  * What the pipeline knows of a request, built once by its first stage: every later stage reads
@@ -64,7 +64,12 @@ export function requestContext({
       ? { kind: 'preflight' }
       : resolveTarget(req.method, req.path);
     const clientAddress = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const trace = tracing.requestStarted(req, { target, requestId, clientAddress });
+    const trace = tracing.requestStarted(req, {
+      label: labelOf(target),
+      route: 'endpoint' in target ? target.endpoint.template : undefined,
+      requestId,
+      clientAddress,
+    });
     res.locals.context = {
       target,
       requestId,

@@ -1,6 +1,5 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
-import type { ServerMetrics } from '../operations/metrics.js';
 import { contextOf, type RequestContext } from './request-context.js';
 import { labelOf } from './routes.js';
 import { traceIdOf } from './trace-context.js';
@@ -20,7 +19,8 @@ function requestFields(req: Request, context: RequestContext) {
 
 export interface RequestLogDeps {
   logger: Logger;
-  metrics: ServerMetrics;
+  /** Told of each response finished: what the request was for, its status, how long it took. */
+  onFinished: (label: string, status: number, seconds: number) => void;
 }
 
 /**
@@ -28,16 +28,17 @@ export interface RequestLogDeps {
  * response is finished (or the connection closed before that). The line carries the request id
  * that `X-Request-Id` also gives the caller, and the id of the trace the request is recorded in
  * (or, while tracing is off, that of a valid `traceparent`). Written by hand rather than with
- * pino-http, whose child logger per request cost a tenth of the server's time under load.
+ * pino-http, which makes a child logger and serializes the request for every request
+ * (docs/performance.md, "What each change bought").
  */
-export function requestLog({ logger, metrics }: RequestLogDeps): RequestHandler {
+export function requestLog({ logger, onFinished }: RequestLogDeps): RequestHandler {
   return (req, res, next) => {
     const context = contextOf(res);
     const done = () => {
       res.off('finish', done);
       res.off('close', done);
       const elapsedMs = performance.now() - context.startedAt;
-      metrics.requestFinished(labelOf(context.target), res.statusCode, elapsedMs / 1000);
+      onFinished(labelOf(context.target), res.statusCode, elapsedMs / 1000);
       context.trace.ended(res);
       if (!logger.isLevelEnabled('info')) return;
       const traceId = context.trace.traceId ?? traceIdOf(req);

@@ -5,6 +5,7 @@ import type { ErrorRequestHandler } from 'express';
 import { type ContractHandlers, recordedEndpoints } from '../departures/ts-rest-recorder.js';
 import type { ServerMetrics } from '../operations/metrics.js';
 import type { Tracing } from '../tracing/tracing.js';
+import { inOrder } from './in-order.js';
 import { type OperationEndpoint, templateOf } from './routes.js';
 
 /** What the server makes once at start, for the APIs it serves to build their handlers on. */
@@ -95,7 +96,7 @@ export function operationEndpoints(
     path: route.path,
     template: templateOf(route.path),
     label: name,
-    handle: endpointOf(route),
+    handle: inOrder(...endpointOf(route)),
     route,
     takesBody: declaresBody(route),
     deprecationHeaders: deprecationOf(route),

@@ -1,4 +1,5 @@
 import type { Pet } from '@animal-store/contract';
+import { isUniqueViolation } from '@animal-store/db';
 import type { IdempotencyClaim, PetStore, UnsavedPet } from './pet-store.js';
 
 export type IdempotentCreateResult =
@@ -8,12 +9,6 @@ export type IdempotentCreateResult =
 
 /** Idempotency records are kept a day, as the interface promises, and purged lazily after that. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-const UNIQUE_CONSTRAINT_VIOLATION = 'P2002';
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === UNIQUE_CONSTRAINT_VIOLATION;
-}
 
 /** What an earlier create with the claim's key answered, while its record lives. */
 async function replay(

@@ -78,7 +78,6 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { Request } from 'express';
 import { requestScheme } from '../http/request-head.js';
-import { labelOf } from '../http/routes.js';
 import type { Logger } from '../logger.js';
 import type {
   DatabaseCall,
@@ -212,7 +211,10 @@ function methodOf(req: Request): string {
 }
 
 /** The server span's attributes, by the stable HTTP semantic conventions, and ours. */
-function serverSpanAttributes(req: Request, { target, requestId, clientAddress }: TracedRequest) {
+function serverSpanAttributes(
+  req: Request,
+  { label, route, requestId, clientAddress }: TracedRequest,
+) {
   const method = methodOf(req);
   const queryAt = req.url.indexOf('?');
   const attributes: Attributes = {
@@ -224,11 +226,11 @@ function serverSpanAttributes(req: Request, { target, requestId, clientAddress }
     [ATTR_NETWORK_PEER_PORT]: req.socket.remotePort,
     [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
     [ATTR_SERVER_PORT]: req.socket.localPort,
-    [ATTR_OPERATION]: labelOf(target),
+    [ATTR_OPERATION]: label,
     [ATTR_REQUEST_ID]: requestId,
   };
   if (method === '_OTHER') attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = req.method;
-  if ('endpoint' in target) attributes[ATTR_HTTP_ROUTE] = target.endpoint.template;
+  if (route !== undefined) attributes[ATTR_HTTP_ROUTE] = route;
   if (queryAt !== -1) attributes[ATTR_URL_QUERY] = req.url.slice(queryAt + 1);
   if (req.hostname) attributes[ATTR_SERVER_ADDRESS] = req.hostname;
   const userAgent = req.headers['user-agent'];
@@ -237,10 +239,10 @@ function serverSpanAttributes(req: Request, { target, requestId, clientAddress }
 }
 
 /** The name of a server span: method and route template, or the method alone without a route. */
-function serverSpanName(req: Request, { target }: TracedRequest): string {
+function serverSpanName(req: Request, { route }: TracedRequest): string {
   const method = methodOf(req);
   const shown = method === '_OTHER' ? 'HTTP' : method;
-  return 'endpoint' in target ? `${shown} ${target.endpoint.template}` : shown;
+  return route === undefined ? shown : `${shown} ${route}`;
 }
 
 /** What every span of a call to one dependency says of where it went. */

@@ -11,19 +11,21 @@
  *
  * What it relies on: whoever calls a dependency names the requests it calls it for. Nothing is
  * carried in an async context: on Node 20 carrying one costs every promise of the process a
- * hook, a tenth of the server's throughput, whether a request is sampled or not. So a call shared
- * by the requests of one turn (a DataLoader's batch, a Redis script call that decides a
+ * hook, whether a request is sampled or not (docs/decisions/004-traces-without-async-context.md).
+ * So a call shared by the requests of one turn (a batched store's call, a Redis script call that decides a
  * subject's requests together) is recorded in each one's trace, with how many requests shared
  * it, and no trace shows a request waiting alone for work it shared.
  */
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'express';
-import type { RequestTarget } from '../http/routes.js';
 import type { Logger } from '../logger.js';
 
 /** What the pipeline knows of a request when its trace begins. */
 export interface TracedRequest {
-  target: RequestTarget;
+  /** What it is for, as metrics label it: an operation's name, a probe's, `unmatched`… */
+  label: string;
+  /** Its route template (`/v1/pets/{petId}`), when it is for an endpoint. */
+  route: string | undefined;
   requestId: string;
   clientAddress: string;
 }

@@ -44,7 +44,8 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-async function readAll(stream: IncomingMessage): Promise<Buffer> {
+/** Every byte of `stream`, once it has ended. */
+export async function readAll(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -1,10 +1,12 @@
 /**
  * A tiny HTTP server that answers what a test scripted, in order, and records what it was sent.
- * Only for the fixture contract's `widgets`, which no server of this repository serves; the
- * Animal Store's own operations are tested against the live server.
+ * Only for the fixture contract's `widgets`, which the server serves in its own tests alone
+ * (apps/server/test/served-contract.test.ts); the Animal Store's own operations are tested
+ * against the live server.
  */
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { readAll } from './fault-proxy.js';
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -29,12 +31,6 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-async function readText(stream: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startScriptedServer(): Promise<ScriptedServer> {
   const queue: ScriptedAnswer[] = [];
   const requests: ReceivedRequest[] = [];
@@ -44,7 +40,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       method: incoming.method ?? '',
       url: incoming.url ?? '',
       headers: incoming.headers,
-      body: await readText(incoming),
+      body: (await readAll(incoming)).toString('utf8'),
     });
     const answer = queue.shift() ?? { status: 500, body: { message: 'no answer scripted' } };
     if (answer.body === undefined) {
