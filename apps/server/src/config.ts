@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_DATABASE_CLIENT_OPTIONS } from '@animal-store/db';
 import { z } from 'zod';
 import { parseTrustProxy } from './access/client-address.js';
-import { DEFAULT_CLIENT_TIMEOUTS } from './http/limits.js';
+import { DEFAULT_CLIENT_TIMEOUTS, DEFAULT_MAX_CONNECTIONS } from './http/limits.js';
 import { DEFAULT_MAX_SUBJECTS } from './limits/memory-store.js';
 import { DEFAULT_REDIS_KEY_PREFIX, DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
+import { DEFAULT_CONCURRENCY_LIMIT } from './overload/concurrency-limit.js';
 import { DEFAULT_SHUTDOWN } from './shutdown.js';
 
 /** The server's own files (the default SQLite database, the development key): `<server package>/data/`. */
@@ -108,6 +109,10 @@ export const ConfigSchema = z.object({
         ),
       ),
     ),
+  MAX_CONNECTIONS: wholeNumber(1, 1_000_000).default(String(DEFAULT_MAX_CONNECTIONS)),
+  OVERLOAD_TARGET_LATENCY_MS: wholeNumber(1, 60_000).default(
+    String(DEFAULT_CONCURRENCY_LIMIT.targetLatencyMs),
+  ),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.headersMs),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.requestMs),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.keepAliveMs),

@@ -80,6 +80,8 @@ const server = createApiServer({
     requestMs: config.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   },
+  maxConnections: config.MAX_CONNECTIONS,
+  concurrencyLimit: { targetLatencyMs: config.OVERLOAD_TARGET_LATENCY_MS },
   validateResponses: config.NODE_ENV !== 'production',
   tracing,
 });

@@ -15,6 +15,7 @@ import { type ConnectionResponses, trackConnectionResponses } from './http/conne
 import {
   type ClientTimeouts,
   DEFAULT_CLIENT_TIMEOUTS,
+  DEFAULT_MAX_CONNECTIONS,
   MAX_HEADER_BYTES,
   MAX_HEADER_LINES,
 } from './http/limits.js';
@@ -30,6 +31,7 @@ import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
 import { Readiness } from './operations/health.js';
 import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
+import type { ConcurrencyLimitSettings } from './overload/concurrency-limit.js';
 import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface ApiServerDeps {
@@ -51,6 +53,10 @@ export interface ApiServerDeps {
   corsOrigins?: readonly string[];
   /** How long a client may take over its request; a slower one is cut off. */
   clientTimeouts?: Partial<ClientTimeouts>;
+  /** Connections open at once; a new one past it is closed as it is accepted. */
+  maxConnections?: number;
+  /** How the concurrency limit of load shedding learns; its defaults unless given. */
+  concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
   /** What `/readyz` answers; main.ts shares it with the shutdown, which takes it down first. */
   readiness?: Readiness;
   /** Where each request's trace is recorded; nowhere by default. */
@@ -100,6 +106,7 @@ export function createApiServer(deps: ApiServerDeps): Server {
   );
   answerHalfClosedConnections(server);
   server.maxHeadersCount = MAX_HEADER_LINES;
+  server.maxConnections = deps.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   readBodilessRequestsAtOnce(server);
   const responses = trackConnectionResponses(server);
   responsesOf.set(server, responses);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   backoffDelay,
+  createRetryBudget,
   nextRetryDelay,
   parseRetryAfter,
   resolveRetryPolicy,
@@ -49,12 +50,19 @@ describe('nextRetryDelay', () => {
     expect(nextRetryDelay(patient, 1, 0, response(429, 900_000))).toBe(900_000);
   });
 
-  test('network errors and 502/503/504 back off; 503 honours a longer Retry-After', () => {
+  test('network errors and 502/503/504 back off; with a Retry-After, they wait it and a random part of it again', () => {
     expect(nextRetryDelay(policy, 1, 0, { kind: 'network-error' })).toBe(99);
     for (const status of [502, 503, 504]) {
       expect(nextRetryDelay(policy, 1, 0, response(status))).toBe(99);
     }
-    expect(nextRetryDelay(policy, 1, 0, response(503, 5000))).toBe(5000);
+    expect(nextRetryDelay(policy, 1, 0, response(503, 5000))).toBe(9995);
+    const low = resolveRetryPolicy({ random: () => 0 });
+    expect(nextRetryDelay(low, 1, 0, response(503, 1000))).toBe(1000);
+    // Clients told the same Retry-After come back spread over a second, not all at once.
+    const spread = [0, 0.25, 0.5, 0.75].map((share) =>
+      nextRetryDelay(resolveRetryPolicy({ random: () => share }), 1, 0, response(503, 1000)),
+    );
+    expect(spread).toEqual([1000, 1250, 1500, 1750]);
   });
 
   test('other statuses are final', () => {
@@ -74,6 +82,38 @@ describe('nextRetryDelay', () => {
     const off = resolveRetryPolicy(false);
     expect(off.maxAttempts).toBe(1);
     expect(nextRetryDelay(off, 1, 0, { kind: 'network-error' })).toBeUndefined();
+  });
+});
+
+describe('the retry budget', () => {
+  const failure = response(503, 1000);
+  const success = response(200);
+
+  test('allows retries until half its tokens are spent on failures, then none', () => {
+    const budget = createRetryBudget({ maxTokens: 10, tokenRatio: 0.1 });
+    const allowed: boolean[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      budget.record(failure);
+      allowed.push(budget.allowsRetry());
+    }
+    expect(allowed).toEqual([true, true, true, true, false, false, false]);
+  });
+
+  test('earns tokens back from answers that are no failure, a tenth of one each', () => {
+    const budget = createRetryBudget({ maxTokens: 10, tokenRatio: 0.1 });
+    for (let i = 0; i < 5; i += 1) budget.record(failure);
+    expect(budget.allowsRetry()).toBe(false);
+    for (let i = 0; i < 10; i += 1) budget.record(success);
+    expect(budget.allowsRetry()).toBe(true);
+    budget.record(response(404));
+    budget.record({ kind: 'network-error' });
+    expect(budget.allowsRetry()).toBe(true);
+  });
+
+  test('retryBudget: false allows every retry', () => {
+    const unlimited = createRetryBudget(false);
+    for (let i = 0; i < 100; i += 1) unlimited.record(failure);
+    expect(unlimited.allowsRetry()).toBe(true);
   });
 });
 

@@ -16,6 +16,15 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Largest backoff ceiling, in milliseconds. Default 10 000. */
   maxDelayMs?: number;
+  /**
+   * Retry throttling, as gRPC clients do it: each attempt that failed in a way worth retrying
+   * (a network error, 429, 502, 503, 504) takes a token, each answer that did not puts back
+   * `tokenRatio` of one, and a call is retried only while more than half of `maxTokens` remain.
+   * So a client whose calls keep failing stops retrying them, and a fleet of clients does not
+   * turn a server's overload into a storm. `false` retries whatever the failures. Default
+   * `{ maxTokens: 10, tokenRatio: 0.1 }`.
+   */
+  retryBudget?: RetryBudgetOptions | false;
   /** Waits `ms` milliseconds, or rejects when `signal` aborts. Replaceable in tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A number in [0, 1) for the jitter. Default `Math.random`. */
@@ -24,7 +33,14 @@ export interface RetryOptions {
   now?: () => number;
 }
 
-export type RetryPolicy = Required<RetryOptions>;
+export interface RetryBudgetOptions {
+  maxTokens: number;
+  tokenRatio: number;
+}
+
+export type RetryPolicy = Required<Omit<RetryOptions, 'retryBudget'>> & {
+  retryBudget: RetryBudgetOptions | false;
+};
 
 /** Statuses a gateway answers when the service behind it is briefly unreachable. */
 const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -55,6 +71,7 @@ export function resolveRetryPolicy(options: RetryOptions | false | undefined): R
     maxRetryAfterMs: given.maxRetryAfterMs ?? 60_000,
     baseDelayMs: given.baseDelayMs ?? 250,
     maxDelayMs: given.maxDelayMs ?? 10_000,
+    retryBudget: given.retryBudget ?? { maxTokens: 10, tokenRatio: 0.1 },
     sleep: given.sleep ?? sleep,
     random: given.random ?? Math.random,
     now: given.now ?? Date.now,
@@ -110,7 +127,13 @@ export function nextRetryDelay(
     // The server knows when it will accept again; without a Retry-After, back off.
     delay = outcome.retryAfterMs ?? backoffDelay(policy, attempt);
   } else if (UNAVAILABLE_STATUSES.has(outcome.status)) {
-    delay = Math.max(backoffDelay(policy, attempt), outcome.retryAfterMs ?? 0);
+    // A server shedding load tells all its clients one Retry-After: each waits it and a random
+    // part of it again, so that they do not all come back at once.
+    const { retryAfterMs } = outcome;
+    delay =
+      retryAfterMs === undefined
+        ? backoffDelay(policy, attempt)
+        : Math.floor(retryAfterMs * (1 + policy.random()));
   } else {
     return undefined;
   }
@@ -119,3 +142,33 @@ export function nextRetryDelay(
   }
   return elapsedMs + delay > policy.maxElapsedMs ? undefined : delay;
 }
+
+/** Whether an attempt failed in a way the client retries: what the retry budget counts. */
+export function isRetryableFailure(outcome: AttemptOutcome): boolean {
+  return (
+    outcome.kind === 'network-error' ||
+    outcome.status === 429 ||
+    UNAVAILABLE_STATUSES.has(outcome.status)
+  );
+}
+
+/**
+ * gRPC's retry throttling (A6): the tokens of one client, shared by all its calls. A failure
+ * worth retrying takes one, any other answer puts back `tokenRatio`; retries are allowed while
+ * more than half of `maxTokens` remain. Without a budget, every retry is allowed.
+ */
+export function createRetryBudget(options: RetryBudgetOptions | false) {
+  if (options === false) return { record: () => {}, allowsRetry: () => true };
+  const { maxTokens, tokenRatio } = options;
+  let tokens = maxTokens;
+  return {
+    record(outcome: AttemptOutcome): void {
+      tokens = isRetryableFailure(outcome)
+        ? Math.max(0, tokens - 1)
+        : Math.min(maxTokens, tokens + tokenRatio);
+    },
+    allowsRetry: (): boolean => tokens > maxTokens / 2,
+  };
+}
+
+export type RetryBudget = ReturnType<typeof createRetryBudget>;

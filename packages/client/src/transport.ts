@@ -1,6 +1,12 @@
 import type { ApiFetcher, AppRoute } from '@ts-rest/core';
 import { withIdempotencyKey } from './idempotency-key.js';
-import { nextRetryDelay, parseRetryAfter, type RetryPolicy } from './retry.js';
+import {
+  type AttemptOutcome,
+  createRetryBudget,
+  nextRetryDelay,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -32,6 +38,13 @@ async function readBody(response: Response): Promise<unknown> {
  */
 export function createTransport(options: TransportOptions): ApiFetcher {
   const { retry, observe } = options;
+  const budget = createRetryBudget(retry.retryBudget);
+  /** How long to wait before the next attempt, or undefined to make none: the budget's say too. */
+  const nextDelay = (attempt: number, elapsedMs: number, outcome: AttemptOutcome) => {
+    budget.record(outcome);
+    const delay = nextRetryDelay(retry, attempt, elapsedMs, outcome);
+    return delay !== undefined && budget.allowsRetry() ? delay : undefined;
+  };
   return async ({ route, path, method, headers: given, body, fetchOptions }) => {
     const headers = withIdempotencyKey(route, given);
     const signal = fetchOptions?.signal ?? undefined;
@@ -43,15 +56,13 @@ export function createTransport(options: TransportOptions): ApiFetcher {
       } catch (error) {
         // A caller who aborted wants no retry; anything else fetch throws is the network.
         if (signal?.aborted) throw error;
-        const delay = nextRetryDelay(retry, attempt, retry.now() - startedAt, {
-          kind: 'network-error',
-        });
+        const delay = nextDelay(attempt, retry.now() - startedAt, { kind: 'network-error' });
         if (delay === undefined) throw error;
         await retry.sleep(delay, signal);
         continue;
       }
       observe(route, response.headers);
-      const delay = nextRetryDelay(retry, attempt, retry.now() - startedAt, {
+      const delay = nextDelay(attempt, retry.now() - startedAt, {
         kind: 'response',
         status: response.status,
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),

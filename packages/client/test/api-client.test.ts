@@ -105,6 +105,22 @@ describe('every router and operation of the contract', () => {
   });
 });
 
+describe('a server that keeps failing', () => {
+  test('is retried while the retry budget lasts, then not, until answers earn it back', async () => {
+    const client = createWidgetsClient();
+    const ok = { status: 200, body: [] };
+    server.script(...Array<typeof unavailable>(6).fill(unavailable));
+    // Five attempts, the most a call makes; each failure spent a token of ten.
+    expect(await requestsDuring(() => client.widgets.listWidgets())).toHaveLength(5);
+    // Half the tokens are gone: no retry.
+    expect(await requestsDuring(() => client.widgets.listWidgets())).toHaveLength(1);
+    // Each answer that is no failure puts back a tenth of a token.
+    server.script(...Array<typeof ok>(21).fill(ok), unavailable, ok);
+    for (let i = 0; i < 21; i += 1) await client.widgets.listWidgets();
+    expect(await requestsDuring(() => client.widgets.listWidgets())).toHaveLength(2);
+  });
+});
+
 describe('Idempotency-Key, for every route that declares it', () => {
   test('a new key is sent when the caller gives none, the same on every retry', async () => {
     const client = createWidgetsClient();

@@ -61,10 +61,19 @@ export const COMMON_RESPONSES = {
   }),
   503: errorResponse({
     name: 'ServiceUnavailable',
-    description: 'The database cannot be reached',
+    description:
+      'The database cannot be reached, or the server is over its capacity: then at once, before any other check, with `Retry-After`, and counted against no rate limit',
     examples: {
       service_unavailable: {
         message: 'The service cannot reach its database. Try again shortly.',
+      },
+    },
+    headers: {
+      'Retry-After': {
+        description:
+          'When the server is over its capacity: seconds to wait before trying again (at least 1); wait a random part of it more, so as not to come back with every other client',
+        schema: { type: 'integer', minimum: 1 },
+        example: 1,
       },
     },
   }),

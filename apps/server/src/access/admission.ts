@@ -166,7 +166,7 @@ export function createAdmission(deps: AdmissionDeps) {
   const headersForRefusedRequest = (ip: string) =>
     peekedHeaders(addressSubject(ip), ANONYMOUS_QUOTA);
 
-  return { decide, headersForRefusedRequest };
+  return { decide, standingHeaders, headersForRefusedRequest };
 }
 
 export type AdmissionStage = ReturnType<typeof createAdmission>;

@@ -23,3 +23,10 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
   requestMs: 30_000,
   keepAliveMs: 5_000,
 };
+
+/**
+ * Connections open at once: past it, Node closes a new one as it is accepted. It bounds what the
+ * connections themselves hold (a socket, its parser and buffers, a request being read) however
+ * many clients come; the work admitted from them is bounded by load shedding (overload/).
+ */
+export const DEFAULT_MAX_CONNECTIONS = 10_000;

@@ -1,7 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 import { contextOf, type RequestContext } from './request-context.js';
-import { labelOf } from './routes.js';
 import { traceIdOf } from './trace-context.js';
 
 /**
@@ -19,8 +18,8 @@ function requestFields(req: Request, context: RequestContext) {
 
 export interface RequestLogDeps {
   logger: Logger;
-  /** Told of each response finished: what the request was for, its status, how long it took. */
-  onFinished: (label: string, status: number, seconds: number) => void;
+  /** Told of each response finished (or connection closed first): its status, how long it took. */
+  onFinished: (context: RequestContext, status: number, elapsedMs: number) => void;
 }
 
 /**
@@ -38,9 +37,11 @@ export function requestLog({ logger, onFinished }: RequestLogDeps): RequestHandl
       res.off('finish', done);
       res.off('close', done);
       const elapsedMs = performance.now() - context.startedAt;
-      onFinished(labelOf(context.target), res.statusCode, elapsedMs / 1000);
+      onFinished(context, res.statusCode, elapsedMs);
       context.trace.ended(res);
-      if (!logger.isLevelEnabled('info')) return;
+      // A shed request is in the metrics, and shedding in the log as it begins and ends: a line
+      // for each would cost the most when the server can least afford it.
+      if (context.shed || !logger.isLevelEnabled('info')) return;
       const traceId = context.trace.traceId ?? traceIdOf(req);
       logger.info(
         {

@@ -3,6 +3,7 @@ import type { PoolStats, QueryEvent } from '@animal-store/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PlanName } from '../limits/plans.js';
 import type { AdmissionOutcome } from '../limits/rate-limit-store.js';
+import type { ShedReason } from '../overload/load-shedding.js';
 
 export type CallerKind = 'key' | 'ip';
 
@@ -77,6 +78,12 @@ export function createServerMetrics() {
     help: 'Database statements that failed (refused, timed out, connection lost).',
     registers: [registry],
   });
+  const shed = new Counter({
+    name: `${PREFIX}shed_requests_total`,
+    help: 'Requests answered 503 at once because the server was over its concurrency limit, by reason: over_limit, or over_fair_share (a client holding more than its share near the limit).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
   const fallbacks = new Counter({
     name: `${PREFIX}rate_limit_fallbacks_total`,
     help: 'Requests counted in this process because Redis was configured but did not answer.',
@@ -127,6 +134,30 @@ export function createServerMetrics() {
 
     rateLimitFallback(): void {
       fallbacks.inc();
+    },
+
+    requestShed(reason: ShedReason): void {
+      shed.inc({ reason });
+    },
+
+    /** Gauges of the work the server admits, read at scrape time. */
+    watchLoad(load: { limit: () => number; inFlight: () => number }): void {
+      new Gauge({
+        name: `${PREFIX}concurrency_limit`,
+        help: 'How many requests the server admits at once now, learned from their latency; past it, requests are shed.',
+        registers: [registry],
+        collect() {
+          this.set(load.limit());
+        },
+      });
+      new Gauge({
+        name: `${PREFIX}requests_in_flight`,
+        help: 'Requests admitted and not yet answered (probes and preflights apart).',
+        registers: [registry],
+        collect() {
+          this.set(load.inFlight());
+        },
+      });
     },
 
     /** Gauges read at scrape time from the server's dependencies. */

@@ -12,6 +12,7 @@ import { createApiKeyStore, type NewApiKey } from '../../src/keys/api-key-store.
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
 import type { ServerMetrics } from '../../src/operations/metrics.js';
+import type { ConcurrencyLimitSettings } from '../../src/overload/concurrency-limit.js';
 import { closeGracefully, createApiServer, listen } from '../../src/server.js';
 import type { Tracing } from '../../src/tracing/tracing.js';
 import { freshDatabase } from './test-database.js';
@@ -57,6 +58,8 @@ export interface TestServerOptions {
   metrics?: ServerMetrics;
   /** Where each request's trace is recorded; nowhere unless given. */
   tracing?: Tracing;
+  /** How load shedding's concurrency limit learns; the server's defaults unless given. */
+  concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
 }
 
 const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
@@ -86,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     corsOrigins: options.corsOrigins,
     metrics: options.metrics,
     tracing: options.tracing,
+    concurrencyLimit: options.concurrencyLimit,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
