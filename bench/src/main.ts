@@ -14,6 +14,8 @@ import { cleaningUp, cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.js';
 import { checkPostgres } from './databases.js';
 import { describeMachine } from './machine.js';
 import { type BenchOptions, parseOptions, USAGE, UsageError } from './options.js';
+import { renderOverloadReport } from './overload-report.js';
+import { overloadTargets } from './overload-run.js';
 import { progress } from './progress.js';
 import { claimRedisDatabase } from './redis-database.js';
 import { headerLine, type RunHeader, renderScenarioReport } from './report.js';
@@ -66,6 +68,16 @@ async function runScenarios(
   await publish(renderScenarioReport(header, runs, comparedName), header.date, options.database);
 }
 
+async function runOverload(options: BenchOptions, targets: BenchTarget[], header: RunHeader) {
+  const shape = { durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
+  const runs = await overloadTargets(targets, shape);
+  await publish(
+    renderOverloadReport(header, runs, shape),
+    header.date,
+    `${options.database}-overload`,
+  );
+}
+
 async function main(options: BenchOptions): Promise<void> {
   const date = new Date();
   const tempFolder = await mkdtemp(join(tmpdir(), 'animal-store-bench-'));
@@ -107,7 +119,9 @@ async function main(options: BenchOptions): Promise<void> {
     serverNodeOptions: options.serverNodeOptions,
     serverEnv: options.serverEnv,
   };
-  progress(headerLine(header, `${options.connections} connections`));
+  progress(
+    headerLine(header, options.overload ? 'overload levels' : `${options.connections} connections`),
+  );
 
   const ours = apiServerTarget(
     'ours',
@@ -129,6 +143,7 @@ async function main(options: BenchOptions): Promise<void> {
       ),
     );
   }
+  if (options.overload) return runOverload(options, targets, header);
   await runScenarios(options, targets, header, compared?.name);
 }
 

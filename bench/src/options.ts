@@ -16,6 +16,9 @@ export const USAGE = `Usage: pnpm bench [options]
   --compare <revision>       also bench the server of a git revision, built in a temporary worktree
   --soak S                   instead of the scenarios: mixed for S seconds against our server,
                              with ~2% hostile requests, sampled every 10 s
+  --overload                 instead of the scenarios: get by random id with a 1 s deadline, closed
+                             loop at 50, 1,000 and 4,000 clients (naive and polite) and open loop
+                             at 1×, 2× and 4× capacity, --duration S per level
   --server-node-options "…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
   --server-env NAME=VALUE    a variable for the API servers (ours and --compare's, not the
                              baseline), e.g. OpenTelemetry's OTEL_*; repeat it for several
@@ -33,6 +36,8 @@ export interface BenchOptions {
   database: DatabaseKind;
   compare: string | undefined;
   soakSeconds: number | undefined;
+  /** The overload levels of issue 56 instead of the scenarios. */
+  overload: boolean;
   serverNodeOptions: string;
   /** Variables the API servers are started with, beside the bench's own. */
   serverEnv: Record<string, string>;
@@ -74,6 +79,17 @@ function serverVariables(assignments: readonly string[] | undefined): Record<str
   return variables;
 }
 
+/** What the overload mode fixes itself: its levels, their clients, its one round. */
+function refuseWithOverload(values: Record<string, unknown>): void {
+  for (const flag of ['soak', 'scenarios', 'connections', 'rounds']) {
+    if (values[flag] !== undefined) {
+      throw new UsageError(
+        `--overload sets its own levels and runs them once: leave out --${flag}`,
+      );
+    }
+  }
+}
+
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
     args: argv,
@@ -87,6 +103,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       db: { type: 'string' },
       compare: { type: 'string' },
       soak: { type: 'string' },
+      overload: { type: 'boolean' },
       'server-node-options': { type: 'string' },
       'server-env': { type: 'string', multiple: true },
       'server-stdout': { type: 'string' },
@@ -105,6 +122,8 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (soakSeconds !== undefined && values.rounds !== undefined) {
     throw new UsageError('--soak is one long run: leave out --rounds');
   }
+  const overload = values.overload ?? false;
+  if (overload) refuseWithOverload(values);
   // pnpm runs the script in bench/; a relative path means the folder the command was typed in.
   const typedIn = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
   return {
@@ -116,6 +135,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     database,
     compare: values.compare,
     soakSeconds,
+    overload,
     serverNodeOptions: values['server-node-options'] ?? process.env.NODE_OPTIONS ?? '',
     serverEnv: serverVariables(values['server-env']),
     serverStdout: typedIn(values['server-stdout'] ?? '/dev/null'),

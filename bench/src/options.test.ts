@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseOptions, UsageError } from './options.js';
+
+describe('parseOptions --overload', () => {
+  it('takes --duration, --warmup and --compare as the scenarios do', () => {
+    const options = parseOptions(['--overload', '--duration', '5', '--compare', 'HEAD~1']);
+    expect(options).toMatchObject({ overload: true, durationSeconds: 5, compare: 'HEAD~1' });
+  });
+
+  it('is off by default', () => {
+    expect(parseOptions([]).overload).toBe(false);
+  });
+
+  it('refuses the flags whose say it takes over', () => {
+    for (const flag of [
+      ['--rounds', '3'],
+      ['--connections', '10'],
+      ['--scenarios', 'get'],
+      ['--soak', '60'],
+    ]) {
+      expect(() => parseOptions(['--overload', ...flag])).toThrow(UsageError);
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { OVERLOAD_LEVELS } from './overload-levels.js';
+import { overloadDetailTable, overloadTable, renderOverloadReport } from './overload-report.js';
+import type { LevelResult, OverloadTargetRun } from './overload-run.js';
+import type { RunHeader } from './report.js';
+
+const MB = 1024 * 1024;
+
+/** A level's result: `okPerSecond` as given, the rest plain unless overridden. */
+function levelResult(index: number, okPerSecond: number, rest: Partial<LevelResult> = {}) {
+  const level = OVERLOAD_LEVELS[index];
+  if (!level) throw new Error(`no level ${index}`);
+  return {
+    level,
+    okPerSecond,
+    shedPerSecond: 0,
+    other: 0,
+    pastDeadline: 0,
+    errors: 0,
+    p50Ms: 2,
+    p99Ms: 9,
+    ratePerSecond: level.kind === 'open' ? okPerSecond * level.capacityMultiple : undefined,
+    sent: okPerSecond * 10,
+    skipped: 0,
+    serverCpuPercent: 100,
+    peakRssBytes: 200 * MB,
+    peakRssMethod: 'VmHWM' as const,
+    generatorCpuPercent: 50,
+    generatorLoopDelayP99Ms: 12,
+    ...rest,
+  };
+}
+
+function run(name: string, isBaseline: boolean, levels: LevelResult[]): OverloadTargetRun {
+  return {
+    target: {
+      name,
+      description: name,
+      database: 'sqlite',
+      isBaseline,
+      start: async () => ({}) as never,
+    },
+    idleRssBytes: 170 * MB,
+    levels,
+  };
+}
+
+const bare = run(
+  'bare',
+  true,
+  OVERLOAD_LEVELS.map((_, index) => levelResult(index, 20_000, { peakRssBytes: 96 * MB })),
+);
+const ours = run('ours', false, [
+  levelResult(0, 15_000),
+  levelResult(1, 11_000, { shedPerSecond: 1_234.4, p50Ms: 78, p99Ms: 193.4 }),
+  levelResult(2, 9_900, { pastDeadline: 5_221, peakRssBytes: 382 * MB }),
+  levelResult(3, 14_000),
+  levelResult(4, 15_000),
+  levelResult(5, 14_500, { skipped: 321, generatorCpuPercent: 97 }),
+  levelResult(6, 13_800, { errors: 4 }),
+]);
+
+describe('overloadTable', () => {
+  const table = overloadTable([bare, ours]);
+
+  it('has a column per level, in the order run', () => {
+    expect(table.split('\n')[0]).toBe(
+      '|  | closed 50 | closed 1,000 naive | closed 4,000 naive | closed 4,000 polite | open 1× capacity | open 2× capacity | open 4× capacity |',
+    );
+  });
+
+  it("gives 2xx per second with each crowd's ratio to the server's own 50-client figure", () => {
+    expect(table).toContain(
+      '| ours | 15,000 | 11,000 (0.73×) | 9,900 (0.66×) | 14,000 (0.93×) | 15,000 (1.00×) | 14,500 (0.97×) | 13,800 (0.92×) |',
+    );
+    expect(table).toContain('| bare | 20,000 | 20,000 (1.00×) |');
+  });
+
+  it('puts the servers side by side under each measure', () => {
+    const lines = table.split('\n');
+    const deadline = lines.findIndex((line) =>
+      line.startsWith('| **requests past the 1 s deadline**'),
+    );
+    expect(lines[deadline + 1]).toBe('| bare | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    expect(lines[deadline + 2]).toBe('| ours | 0 | 0 | 5,221 | 0 | 0 | 0 | 0 |');
+    expect(table).toContain('| ours | 0 | 1,234 | 0 |');
+    expect(table).toContain('| ours | 2 / 9 | 78 / 193 |');
+    expect(table).toContain('| ours | 200 | 200 | 382 |');
+    expect(table).toContain('| bare | 96 | 96 |');
+  });
+
+  it('says n/a for a level a server did not reach', () => {
+    const cut = run('cut', false, [levelResult(0, 1_000)]);
+    expect(overloadTable([cut])).toContain('| cut | 1,000 | n/a |');
+  });
+});
+
+describe('overloadDetailTable', () => {
+  it('flags arrivals not sent, errors and a busy generator', () => {
+    const table = overloadDetailTable([bare, ours]);
+    expect(table).toContain(
+      '| **open 2× capacity** | bare | 40,000 | 200,000 | 0 | 0 | 0 | 100 | 50 | 12.0 |',
+    );
+    expect(table).toContain('|  | ours | 29,000 | 145,000 | ⚠ 321 | 0 | 0 | 100 | ⚠ 97 | 12.0 |');
+    expect(table).toContain('|  | ours | 55,200 | 138,000 | 0 | 0 | ⚠ 4 | 100 | 50 | 12.0 |');
+  });
+});
+
+describe('renderOverloadReport', () => {
+  const header: RunHeader = {
+    date: new Date('2026-11-29T05:00:00Z'),
+    revision: 'abc1234',
+    machine: { cpuModel: 'Test CPU', cores: 2, nodeVersion: 'v20.20.2' },
+    connections: 50,
+    durationSeconds: 10,
+    warmupSeconds: 2,
+    rounds: 1,
+    database: 'sqlite',
+    redisUrl: undefined,
+    serverNodeOptions: '',
+    serverEnv: {},
+  };
+
+  it('explains below the tables what may have limited a level', () => {
+    const report = renderOverloadReport(header, [bare, ours], {
+      durationSeconds: 10,
+      warmupSeconds: 2,
+    });
+    expect(report).toContain('10 s per level (2 s warm-up at 50 clients)');
+    expect(report).toContain('- ⚠ **ours, open 2× capacity**: the generator was busy (97 % CPU');
+    expect(report).toContain('- ⚠ **ours, open 2× capacity**: 321 arrivals not sent');
+    expect(report).not.toContain('**bare, open 2× capacity**');
+  });
+});

@@ -1,0 +1,166 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { cleaningUp } from './cleanup.js';
+import { closedLoop, type DeadlineRun, type DeadlineTarget, openLoop } from './deadline-load.js';
+import { type DeadlineSummary, summarizeTally } from './deadline-tally.js';
+import {
+  arrivalRate,
+  DEADLINE_MS,
+  levelLabel,
+  MAX_OUTSTANDING,
+  OVERLOAD_LEVELS,
+  type OverloadLevel,
+} from './overload-levels.js';
+import { cpuSeconds, watchPeakRss } from './process-stats.js';
+import { progress } from './progress.js';
+import { type SeededTarget, startSeeded } from './target-run.js';
+import type { BenchTarget } from './targets.js';
+
+export interface OverloadShape {
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface LevelResult extends DeadlineSummary {
+  level: OverloadLevel;
+  /** Open loop: the arrivals per second offered. */
+  ratePerSecond: number | undefined;
+  sent: number;
+  skipped: number;
+  serverCpuPercent: number;
+  peakRssBytes: number;
+  peakRssMethod: 'VmHWM' | 'sampled';
+  generatorCpuPercent: number;
+  generatorLoopDelayP99Ms: number;
+}
+
+export interface OverloadTargetRun {
+  target: BenchTarget;
+  idleRssBytes: number;
+  levels: LevelResult[];
+}
+
+/** The `get` scenario's requests: a pet that exists, at random. */
+function getByRandomId(seeded: SeededTarget): DeadlineTarget {
+  const { server, apiKey } = seeded.started;
+  const ids = seeded.inputs.petIds;
+  return {
+    origin: server.origin,
+    apiKey,
+    nextPath: () => `/v1/pets/${ids[Math.floor(Math.random() * ids.length)]}`,
+  };
+}
+
+function runLevel(target: DeadlineTarget, level: OverloadLevel, seconds: number, rate: number) {
+  if (level.kind === 'closed') {
+    const { connections, behaviour } = level;
+    return closedLoop(target, {
+      connections,
+      behaviour,
+      durationSeconds: seconds,
+      deadlineMs: DEADLINE_MS,
+    });
+  }
+  return openLoop(target, {
+    ratePerSecond: rate,
+    durationSeconds: seconds,
+    deadlineMs: DEADLINE_MS,
+    maxOutstanding: MAX_OUTSTANDING,
+  });
+}
+
+/** One level against one server, with the server's CPU and peak RSS over exactly that level. */
+async function measureLevel(
+  seeded: SeededTarget,
+  level: OverloadLevel,
+  seconds: number,
+  capacityPerSecond: number,
+): Promise<LevelResult> {
+  const { pid } = seeded.started.server;
+  const rate = level.kind === 'open' ? arrivalRate(capacityPerSecond, level.capacityMultiple) : 0;
+  const peak = watchPeakRss(pid);
+  const cpuBefore = cpuSeconds(pid);
+  const run: DeadlineRun = await runLevel(getByRandomId(seeded), level, seconds, rate);
+  const serverCpuPercent = ((cpuSeconds(pid) - cpuBefore) / run.seconds) * 100;
+  return {
+    ...summarizeTally(run.tally, run.seconds),
+    level,
+    ratePerSecond: level.kind === 'open' ? rate : undefined,
+    sent: run.sent,
+    skipped: run.skipped,
+    serverCpuPercent,
+    peakRssBytes: peak.finish(),
+    peakRssMethod: peak.method,
+    generatorCpuPercent: run.generator.cpuPercent,
+    generatorLoopDelayP99Ms: run.generator.loopDelayP99Ms,
+  };
+}
+
+/** How long a server may take to work off what an overload left queued in it. */
+const RECOVERY_TIMEOUT_MS = 30_000;
+/** Quiet after a server answers again, before the next level: its GC and queues settle. */
+const SETTLE_MS = 1_000;
+
+/**
+ * Waits until the server answers /readyz again: a server that queued every request of a crowd
+ * is still serving them after the clients left, and the next level must not inherit that work.
+ */
+async function awaitRecovery(seeded: SeededTarget): Promise<void> {
+  const deadline = Date.now() + RECOVERY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${seeded.started.server.origin}/readyz`, {
+        signal: AbortSignal.timeout(DEADLINE_MS),
+      });
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // Still busy.
+    }
+    await delay(200);
+  }
+  await delay(SETTLE_MS);
+}
+
+function levelLine(name: string, result: LevelResult): string {
+  const rate = (value: number) => Math.round(value).toLocaleString('en');
+  return (
+    `${name}: ${levelLabel(result.level)}: ${rate(result.okPerSecond)} 2xx/s, ` +
+    `${rate(result.shedPerSecond)} shed/s, ${rate(result.pastDeadline)} past deadline, ` +
+    `p99 ${rate(result.p99Ms)} ms, RSS ${rate(result.peakRssBytes / 1048576)} MB`
+  );
+}
+
+/**
+ * Every overload level against every target. All targets are started and seeded first; then
+ * each level runs against each target in turn, one under load at a time, so that a drift in
+ * the machine's speed touches every target alike. A target's first level (50 clients, after the
+ * warm-up) gives its capacity, from which its open-loop rates are taken.
+ */
+export async function overloadTargets(
+  targets: readonly BenchTarget[],
+  shape: OverloadShape,
+): Promise<OverloadTargetRun[]> {
+  const runs: Array<OverloadTargetRun & { seeded: SeededTarget; capacity: number }> = [];
+  for (const target of targets) {
+    const seeded = await startSeeded(target);
+    runs.push({ target, seeded, idleRssBytes: seeded.idleRssBytes, levels: [], capacity: 0 });
+  }
+  for (const [index, level] of OVERLOAD_LEVELS.entries()) {
+    for (const run of runs) {
+      if (cleaningUp()) throw new Error('interrupted');
+      if (index === 0 && shape.warmupSeconds > 0) {
+        progress(`${run.target.name}: warm-up, ${levelLabel(level)}`);
+        await runLevel(getByRandomId(run.seeded), level, shape.warmupSeconds, 0);
+        await awaitRecovery(run.seeded);
+      }
+      progress(`${run.target.name}: ${levelLabel(level)}`);
+      const result = await measureLevel(run.seeded, level, shape.durationSeconds, run.capacity);
+      if (index === 0) run.capacity = result.okPerSecond;
+      run.levels.push(result);
+      progress(levelLine(run.target.name, result));
+      await awaitRecovery(run.seeded);
+    }
+  }
+  for (const run of runs) await run.seeded.started.server.stop();
+  return runs.map(({ target, idleRssBytes, levels }) => ({ target, idleRssBytes, levels }));
+}
