@@ -127,7 +127,9 @@ describe('renderOverloadReport', () => {
       warmupSeconds: 2,
     });
     expect(report).toContain('10 s per level (2 s warm-up at 50 clients)');
-    expect(report).toContain('- ⚠ **ours, open 2× capacity**: the generator was busy (97 % CPU');
+    expect(report).toContain(
+      '- ⚠ **ours, open 2× capacity**: the generator was busy or held up (97 % CPU',
+    );
     expect(report).toContain('- ⚠ **ours, open 2× capacity**: 321 arrivals not sent');
     expect(report).not.toContain('**bare, open 2× capacity**');
   });

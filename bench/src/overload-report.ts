@@ -117,8 +117,8 @@ function flaggedLines(runs: readonly OverloadTargetRun[]): string[] {
       const where = `**${run.target.name}, ${levelLabel(result.level)}**`;
       if (generatorStrained(result)) {
         lines.push(
-          `- ${FLAG} ${where}: the generator was busy (${integer(result.generatorCpuPercent)} % CPU, ` +
-            `event-loop delay p99 ${result.generatorLoopDelayP99Ms.toFixed(1)} ms): it may have been the limit`,
+          `- ${FLAG} ${where}: the generator was busy or held up (${integer(result.generatorCpuPercent)} % CPU, ` +
+            `event-loop delay p99 ${result.generatorLoopDelayP99Ms.toFixed(1)} ms): its lateness is in the latencies, and it may have sent less than asked`,
         );
       }
       if (result.skipped > 0) {
