@@ -55,6 +55,19 @@ export class DeadlineConnection {
     });
   }
 
+  /**
+   * Opens the connection ahead of the first request; resolves once it is open or has failed
+   * (the first request then opens another).
+   */
+  connect(): Promise<void> {
+    const socket = this.socket ?? this.open();
+    if (!socket.connecting) return Promise.resolve();
+    return new Promise((resolve) => {
+      socket.once('connect', () => resolve());
+      socket.once('close', () => resolve());
+    });
+  }
+
   /** Closes the connection; a request outstanding on it ends as an error. */
   close(): void {
     this.giveUp({ kind: 'error' });

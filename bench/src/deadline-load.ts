@@ -80,6 +80,25 @@ export interface ClosedLoopShape {
   behaviour: ClientBehaviour;
 }
 
+/** Longest wait for a crowd's connections to open before its level starts without the rest. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens the crowd's connections before its level is measured, so that the level measures a crowd
+ * that is there rather than one arriving: 4,000 connections opened at once overflow the server's
+ * listen backlog (511 in Node), and the kernel retries the dropped ones after 1 s, which would
+ * put the arrival's cost, a deadline missed per dropped connection, into the first second of
+ * every level. Reconnections after a deadline, within the level, are counted as they come.
+ */
+async function connectAll(connections: readonly DeadlineConnection[]): Promise<void> {
+  const timeout = new AbortController();
+  await Promise.race([
+    Promise.all(connections.map((connection) => connection.connect())),
+    delay(CONNECT_TIMEOUT_MS, undefined, { signal: timeout.signal }).catch(() => {}),
+  ]);
+  timeout.abort();
+}
+
 /**
  * `connections` clients, each with one request outstanding at a time: the next goes when the
  * last has ended (answered, given up at the deadline or failed), after the pause its behaviour
@@ -97,6 +116,7 @@ export async function closedLoop(
   const cleanup = onCleanup('stop the overload load', () => {
     for (const connection of connections) connection.close();
   });
+  await connectAll(connections);
   const window = measuredWindow(shape.durationSeconds);
   let sent = 0;
   const client = async (connection: DeadlineConnection) => {
