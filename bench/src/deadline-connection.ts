@@ -55,6 +55,11 @@ export class DeadlineConnection {
     });
   }
 
+  /** Whether a socket is open or opening: a request now would not have to connect first. */
+  get isOpen(): boolean {
+    return this.socket !== undefined;
+  }
+
   /**
    * Opens the connection ahead of the first request; resolves once it is open or has failed
    * (the first request then opens another).

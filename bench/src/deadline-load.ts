@@ -173,7 +173,9 @@ export async function openLoop(target: DeadlineTarget, shape: OpenLoopShape): Pr
       busy.add(connection);
       void connection.get(target.nextPath(), arrivedAt).then((end) => {
         busy.delete(connection);
-        idle.push(connection);
+        // One closed at its deadline is left behind: an arrival takes an open one if there is
+        // one, as a client's connection pool does, and connects only when there is none.
+        if (connection.isOpen) idle.push(connection);
         window.record(end);
       });
     }
