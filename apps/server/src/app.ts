@@ -23,8 +23,7 @@ import type { Logger } from './logger.js';
 import { documentEndpoints } from './operations/api-docs.js';
 import { probeEndpoints, type Readiness } from './operations/health.js';
 import type { ServerMetrics } from './operations/metrics.js';
-import { ConcurrencyLimit, type ConcurrencyLimitSettings } from './overload/concurrency-limit.js';
-import { createLoadShedding } from './overload/load-shedding.js';
+import type { LoadShedding } from './overload/load-shedding.js';
 import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface AppDeps {
@@ -49,32 +48,8 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
   /** Where each request's trace is recorded; nowhere by default. */
   tracing?: Tracing;
-  /** How the concurrency limit learns (overload/concurrency-limit.ts); its defaults unless given. */
-  concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
-}
-
-/** Load shedding, its metrics and its log lines: when it begins and when it ends. */
-function loadShedding(deps: AppDeps) {
-  const { logger, metrics } = deps;
-  const limit = new ConcurrencyLimit(deps.concurrencyLimit);
-  const shedding = createLoadShedding({
-    limit,
-    standingHeaders: deps.admission.standingHeaders,
-    onShed: metrics.requestShed,
-    onShedding: (state) => {
-      if (state.shedding) {
-        logger.warn(
-          { concurrencyLimit: limit.value, targetLatencyMs: limit.targetLatencyMs },
-          'over capacity: shedding requests beyond the concurrency limit (503 with Retry-After)',
-        );
-      } else {
-        logger.info({ shed: state.shed, forMs: Math.round(state.forMs) }, 'no longer shedding');
-      }
-    },
-    now: () => performance.now(),
-  });
-  metrics.watchLoad({ limit: () => limit.value, inFlight: shedding.inFlight });
-  return shedding;
+  /** Load shedding, which admitted the requests the app is given: told when each is finished. */
+  loadShedding: LoadShedding;
 }
 
 /** The last stage: the endpoint the request is for answers it, or the 204 of a preflight. */
@@ -122,7 +97,6 @@ export function createApp(deps: AppDeps): Express {
     ...documentEndpoints(api.contract, deps.publicUrl),
   ];
   const crossOrigin = crossOriginAccess(deps.corsOrigins ?? [], operations);
-  const shedding = loadShedding(deps);
   const stages: Record<string, RequestHandler | undefined> = {
     /** What the request is for, its id and client address, resolved once; its trace begins. */
     context: requestContext({
@@ -133,9 +107,9 @@ export function createApp(deps: AppDeps): Express {
     /** One log line and one metrics observation when the response is finished; its trace ends. */
     log: requestLog({
       logger,
-      onFinished: (context, status, elapsedMs) => {
-        metrics.requestFinished(labelOf(context.target), status, elapsedMs / 1000);
-        shedding.finished(context, elapsedMs);
+      onFinished: (context, res, elapsedMs) => {
+        metrics.requestFinished(labelOf(context.target), res.statusCode, elapsedMs / 1000);
+        deps.loadShedding.finished(res, elapsedMs);
       },
     }),
     /** Headers every response carries for browsers, and those allowed origins may read. */
@@ -143,11 +117,6 @@ export function createApp(deps: AppDeps): Express {
     crossOrigin: crossOrigin.headers,
     /** `Deprecation`, `Sunset` and the successor `Link` on a deprecated operation's responses. */
     deprecation: deprecationHeaders,
-    /**
-     * 503 at once for what is beyond the concurrency limit the server learns, before any database
-     * or Redis work (overload/).
-     */
-    shedding: shedding.stage,
     /** Who sent the request, from its API key (looked up first when not seen lately). */
     caller: identifyCaller(deps.resolveCaller),
     /**

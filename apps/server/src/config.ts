@@ -8,6 +8,7 @@ import { DEFAULT_MAX_SUBJECTS } from './limits/memory-store.js';
 import { DEFAULT_REDIS_KEY_PREFIX, DEFAULT_REDIS_TIMEOUTS } from './limits/redis-store.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
 import { DEFAULT_CONCURRENCY_LIMIT } from './overload/concurrency-limit.js';
+import { DEFAULT_MAX_WAIT_MS } from './overload/load-shedding.js';
 import { DEFAULT_SHUTDOWN } from './shutdown.js';
 
 /** The server's own files (the default SQLite database, the development key): `<server package>/data/`. */
@@ -113,6 +114,7 @@ export const ConfigSchema = z.object({
   OVERLOAD_TARGET_LATENCY_MS: wholeNumber(1, 60_000).default(
     String(DEFAULT_CONCURRENCY_LIMIT.targetLatencyMs),
   ),
+  OVERLOAD_MAX_WAIT_MS: milliseconds(DEFAULT_MAX_WAIT_MS),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.headersMs),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.requestMs),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(DEFAULT_CLIENT_TIMEOUTS.keepAliveMs),

@@ -82,6 +82,7 @@ const server = createApiServer({
   },
   maxConnections: config.MAX_CONNECTIONS,
   concurrencyLimit: { targetLatencyMs: config.OVERLOAD_TARGET_LATENCY_MS },
+  maxWaitMs: config.OVERLOAD_MAX_WAIT_MS,
   validateResponses: config.NODE_ENV !== 'production',
   tracing,
 });

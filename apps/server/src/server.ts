@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { DatabaseClient } from '@animal-store/db';
-import { createAdmission } from './access/admission.js';
+import { type AdmissionStage, createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { createApp } from './app.js';
@@ -31,7 +31,8 @@ import type { RateLimitStore } from './limits/rate-limit-store.js';
 import type { Logger } from './logger.js';
 import { Readiness } from './operations/health.js';
 import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
-import type { ConcurrencyLimitSettings } from './overload/concurrency-limit.js';
+import { ConcurrencyLimit, type ConcurrencyLimitSettings } from './overload/concurrency-limit.js';
+import { createLoadShedding, DEFAULT_MAX_WAIT_MS } from './overload/load-shedding.js';
 import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface ApiServerDeps {
@@ -57,6 +58,8 @@ export interface ApiServerDeps {
   maxConnections?: number;
   /** How the concurrency limit of load shedding learns; its defaults unless given. */
   concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
+  /** How long a request beyond the concurrency limit may wait for room before it is shed (ms). */
+  maxWaitMs?: number;
   /** What `/readyz` answers; main.ts shares it with the shutdown, which takes it down first. */
   readiness?: Readiness;
   /** Where each request's trace is recorded; nowhere by default. */
@@ -65,6 +68,36 @@ export interface ApiServerDeps {
 
 /** How often Node looks for clients past their header or request deadline. */
 const CLIENT_DEADLINE_CHECK_MS = 1_000;
+
+/** Load shedding, with its metrics and its log lines: when it begins, and when it ends. */
+function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: AdmissionStage) {
+  const { logger } = deps;
+  const limit = new ConcurrencyLimit(deps.concurrencyLimit);
+  const shedding = createLoadShedding({
+    limit,
+    maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+    standingHeaders: admission.standingHeaders,
+    corsOrigins: deps.corsOrigins ?? [],
+    onShed: metrics.requestShed,
+    onShedding: (state) => {
+      if (state.shedding) {
+        logger.warn(
+          { concurrencyLimit: limit.value, targetLatencyMs: limit.targetLatencyMs },
+          'over capacity: shedding requests that waited too long beyond the concurrency limit (503 with Retry-After)',
+        );
+      } else {
+        logger.info({ shed: state.shed, forMs: Math.round(state.forMs) }, 'no longer shedding');
+      }
+    },
+    now: () => performance.now(),
+  });
+  metrics.watchLoad({
+    limit: () => limit.value,
+    inFlight: shedding.inFlight,
+    waiting: shedding.waiting,
+  });
+  return shedding;
+}
 
 /** The app behind a Node HTTP server, with requests the HTTP parser refuses answered too. */
 export function createApiServer(deps: ApiServerDeps): Server {
@@ -80,15 +113,26 @@ export function createApiServer(deps: ApiServerDeps): Server {
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
   const readiness = deps.readiness ?? new Readiness(deps.db);
-  const app = createApp({ ...deps, metrics, resolveCaller, admission, readiness });
+  const shedding = loadShedding(deps, metrics, admission);
+  const app = createApp({
+    ...deps,
+    metrics,
+    resolveCaller,
+    admission,
+    readiness,
+    loadShedding: shedding,
+  });
+  const admitted = shedding.admitting(app);
   const refuseVersion = (req: IncomingMessage, res: ServerResponse) => {
     answerUnsupportedVersion(req, res, admission.headersForRefusedRequest).then(
       (status) => metrics.requestRefused(status),
       () => res.destroy(),
     );
   };
-  const serve = (req: IncomingMessage, res: ServerResponse) =>
-    isHttp1(req) ? app(req, res) : refuseVersion(req, res);
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (!isHttp1(req)) return refuseVersion(req, res);
+    admitted(req, res);
+  };
   // `Host` is checked by the app, which answers a bad one with an Error body like any other.
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...deps.clientTimeouts };
   const server = createServer(

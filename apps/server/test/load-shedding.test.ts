@@ -1,42 +1,59 @@
 /**
- * What is beyond the concurrency limit is shed: 503 with Retry-After at once, before any database
- * or Redis work, counted against no rate limit, one client over its share first, the probes never.
- * The limit is pinned small here (its learning is src/overload/concurrency-limit.test.ts's), and
- * requests are sent together, so that more are in the server at once than it admits.
+ * What is beyond the concurrency limit waits its turn, the lines of the subjects served in turn,
+ * and is shed once it has waited too long: 503 with Retry-After, before any database or Redis
+ * work, counted against no rate limit; the probes never wait. The limit is pinned small here (its
+ * learning is src/overload/concurrency-limit.test.ts's) and held full by creates whose bodies
+ * have not all come yet, so that what waits, and for how long, depends on no timing.
  */
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createServerMetrics } from '../src/operations/metrics.js';
-import { type RawResponse, sendTogether } from './support/raw-http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { parseResponses, type RawResponse, sendRaw, sendTogether } from './support/raw-http.js';
+import { startTestServer } from './support/test-server.js';
 
-const LIMIT = 10;
+interface LogLine {
+  level: number;
+  msg: string;
+  req?: { method: string; url: string };
+  res?: { statusCode: number };
+}
 
-let api: TestServer;
-const metrics = createServerMetrics();
-const logLines: Array<{ level: number; msg: string; [field: string]: unknown }> = [];
-let statements = 0;
-
-beforeAll(async () => {
+/** A server whose limit is pinned to `limit`, with its metrics, log lines and statements seen. */
+async function startPinned(limit: number, maxWaitMs: number) {
+  const metrics = createServerMetrics();
+  const logLines: LogLine[] = [];
+  const seen = { statements: 0 };
   const lines = new Writable({
     write(chunk, _encoding, done) {
       logLines.push(JSON.parse(String(chunk)));
       done();
     },
   });
-  api = await startTestServer({
-    concurrencyLimit: { initial: LIMIT, min: LIMIT, max: LIMIT },
+  const api = await startTestServer({
+    concurrencyLimit: { initial: limit, min: limit, max: limit },
+    maxWaitMs,
     logger: pino({ level: 'info' }, lines),
     metrics,
     onQuery: () => {
-      statements += 1;
+      seen.statements += 1;
     },
   });
-});
-afterAll(() => api?.close());
+  const gauge = async (name: string) => {
+    const text = await metrics.registry.metrics();
+    return Number(new RegExp(`^animal_store_${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  };
+  /** Waits until the gauge reads `value`: the server has taken in what the test sent. */
+  const until = async (name: string, value: number) => {
+    while ((await gauge(name)) !== value) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  return { api, metrics, logLines, seen, until };
+}
 
-const request = (path: string, key?: string) =>
+type Pinned = Awaited<ReturnType<typeof startPinned>>;
+
+const get = (path: string, key?: string) =>
   [
     `GET ${path} HTTP/1.1`,
     'Host: localhost',
@@ -46,21 +63,62 @@ const request = (path: string, key?: string) =>
     '',
   ].join('\r\n');
 
+/**
+ * Takes `count` places in the server: creates whose bodies are held back, in the server until
+ * `release` sends them.
+ */
+async function holdPlaces({ api, until }: Pinned, count: number) {
+  const body = JSON.stringify({ name: 'Held', categoryId: 1 });
+  const head = [
+    'POST /v1/pets HTTP/1.1',
+    'Host: localhost',
+    `Authorization: Bearer ${api.apiKey}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+  const { port } = api.server.address() as { port: number };
+  const held = Array.from({ length: count }, () => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    const answer = new Promise<RawResponse | undefined>((resolve) =>
+      socket.on('close', () => resolve(parseResponses(Buffer.concat(chunks))[0])),
+    );
+    socket.write(head);
+    return { socket, answer };
+  });
+  await until('requests_in_flight', count);
+  return {
+    release: () => {
+      for (const { socket } of held) socket.write(body);
+      return Promise.all(held.map(({ answer }) => answer));
+    },
+  };
+}
+
 const shedOf = (answers: RawResponse[]) => answers.filter(({ status }) => status === 503);
 
-describe('load shedding', () => {
-  it('answers what is beyond the limit at once: 503 service_unavailable, Retry-After, the IP headers as they stand; the rest is served', async () => {
-    const keys = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => api.createKey({ label: `crowd ${i}`, plan: 'pro' })),
-    );
+describe('load shedding: what waited too long', () => {
+  let pinned: Pinned;
+  afterAll(() => pinned?.api.close());
+
+  it('is answered 503 service_unavailable with Retry-After and the IP headers as they stand, before any database work, counted against no rate limit', async () => {
+    pinned = await startPinned(2, 50);
+    const { api, seen } = pinned;
+    const free = await api.createKey({ label: 'free, shed', plan: 'free' });
+    const places = await holdPlaces(pinned, 2);
+
+    seen.statements = 0;
     const answers = await sendTogether(
       api.server,
-      Array.from({ length: 50 }, (_, i) => request(`/v1/pets?limit=${1 + i}`, keys[i % 5])),
+      Array.from({ length: 10 }, () => get('/v1/pets/1', free)),
     );
-    const shed = shedOf(answers);
-    expect(shed.length).toBeGreaterThan(0);
-    expect(answers.filter(({ status }) => status === 200).length).toBeGreaterThanOrEqual(LIMIT);
-    for (const answer of shed) {
+    expect(seen.statements).toBe(0);
+    expect(shedOf(answers)).toHaveLength(10);
+    for (const answer of answers) {
       expect(JSON.parse(answer.body)).toEqual({
         code: 'service_unavailable',
         message: 'The server is busy. Try again after the seconds Retry-After gives.',
@@ -71,65 +129,69 @@ describe('load shedding', () => {
       expect(answer.headers['x-request-id']).toBeTruthy();
       expect(answer.headers['cache-control']).toBe('no-store');
     }
-  });
 
-  it('sheds before any database work and counts the shed requests against no rate limit', async () => {
-    const free = await api.createKey({ label: 'free, shed', plan: 'free' });
-    statements = 0;
-    const answers = await sendTogether(
-      api.server,
-      Array.from({ length: 40 }, () => request('/v1/pets/1', free)),
-    );
-    const served = answers.filter(({ status }) => status !== 503);
-    expect(shedOf(answers).length).toBeGreaterThan(0);
-    // The key's look-up and the reads of the requests served; none for those shed.
-    expect(statements).toBeLessThanOrEqual(1 + served.length);
+    expect((await places.release()).map((answer) => answer?.status)).toEqual([201, 201]);
     const after = await api.request('/v1/pets/1', { apiKey: free });
-    expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(60 - served.length - 1);
+    expect(after.status).toBe(200);
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
-  it('never sheds the probes', async () => {
-    const answers = await sendTogether(api.server, [
-      ...Array.from({ length: 30 }, () => request('/v1/pets', api.apiKey)),
-      ...Array.from({ length: 5 }, () => request('/healthz')),
-      ...Array.from({ length: 5 }, () => request('/readyz')),
+  it('never happens to the probes: they do not wait', async () => {
+    const places = await holdPlaces(pinned, 2);
+    const answers = await sendTogether(pinned.api.server, [
+      ...Array.from({ length: 3 }, () => get('/healthz')),
+      ...Array.from({ length: 3 }, () => get('/readyz')),
     ]);
-    expect(shedOf(answers.slice(0, 30)).length).toBeGreaterThan(0);
-    expect(answers.slice(30).map(({ status }) => status)).toEqual(Array(10).fill(200));
+    expect(answers.map(({ status }) => status)).toEqual(Array(6).fill(200));
+    await places.release();
   });
 
-  it('sheds a client over its share first: one sending most of the traffic does not starve another', async () => {
+  it('is counted by reason, beside the limit, and logged when shedding begins and ends, not for each request', async () => {
+    const { metrics, logLines, api } = pinned;
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/animal_store_shed_requests_total\{reason="waited_too_long"\} 10\b/);
+    expect(text).toMatch(/animal_store_concurrency_limit 2\b/);
+    expect(text).toMatch(/animal_store_requests_in_flight 0\b/);
+    expect(text).toMatch(/animal_store_requests_waiting 0\b/);
+
+    // A second with nothing shed, then a request served: shedding is over.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await api.request('/v1/pets')).status).toBe(200);
+    expect(logLines.filter(({ msg }) => msg.startsWith('over capacity'))).toHaveLength(1);
+    expect(logLines.filter(({ msg }) => msg === 'no longer shedding').at(-1)).toMatchObject({
+      shed: 10,
+    });
+    expect(logLines.filter(({ res }) => res?.statusCode === 503)).toEqual([]);
+  });
+});
+
+describe('load shedding: the lines of the subjects are served in turn', () => {
+  let pinned: Pinned;
+  afterAll(() => pinned?.api.close());
+
+  it('so one client sending most of the traffic does not starve another: its requests wait longest', async () => {
+    pinned = await startPinned(1, 60_000);
+    const { api, until, logLines } = pinned;
     const heavy = await api.createKey({
       label: 'heavy',
       plan: 'enterprise',
       quota: { perMinute: 100_000, perDay: 100_000 },
     });
     const light = await api.createKey({ label: 'light', plan: 'business' });
-    const answers = await sendTogether(api.server, [
-      ...Array.from({ length: 30 }, () => request('/v1/pets/1', heavy)),
-      request('/v1/pets/1', light),
-      request('/v1/pets/1', light),
-    ]);
-    expect(shedOf(answers.slice(0, 30)).length).toBeGreaterThan(0);
-    expect(shedOf(answers.slice(30))).toEqual([]);
-  });
+    const { port } = api.server.address() as { port: number };
+    const place = await holdPlaces(pinned, 1);
 
-  it('counts what it sheds by reason and shows its limit, and logs when shedding begins and ends, not each request shed', async () => {
-    const text = await metrics.registry.metrics();
-    expect(text).toMatch(/animal_store_shed_requests_total\{reason="over_limit"\} [1-9]/);
-    expect(text).toMatch(/animal_store_shed_requests_total\{reason="over_fair_share"\} [1-9]/);
-    expect(text).toMatch(new RegExp(`animal_store_concurrency_limit ${LIMIT}\\b`));
-    expect(text).toMatch(/animal_store_requests_in_flight 0\b/);
+    const heavyAnswers = Array.from({ length: 6 }, () => sendRaw(port, get('/v1/pets', heavy)));
+    await until('requests_waiting', 6);
+    const lightAnswer = sendRaw(port, get('/v1/pets?limit=1', light));
+    await until('requests_waiting', 7);
+    await place.release();
 
-    // A second with nothing shed, then a request served: shedding is over.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await api.request('/v1/pets')).status).toBe(200);
-    const began = logLines.filter(({ msg }) => msg.startsWith('over capacity'));
-    const ended = logLines.filter(({ msg }) => msg === 'no longer shedding');
-    expect(began.length).toBeGreaterThanOrEqual(1);
-    expect(ended.at(-1)).toMatchObject({ shed: expect.any(Number) });
-    expect(
-      logLines.filter(({ res }) => (res as { statusCode?: number })?.statusCode === 503),
-    ).toEqual([]);
+    const answers = await Promise.all([...heavyAnswers, lightAnswer]);
+    expect(answers.map(({ status }) => status)).toEqual(Array(7).fill(200));
+    // First in, the heavy client's first request; then the light client's, not after the
+    // heavy client's five others, as it would be in one line.
+    const served = logLines.filter(({ req }) => req?.method === 'GET').map(({ req }) => req?.url);
+    expect(served.slice(0, 2)).toEqual(['/v1/pets', '/v1/pets?limit=1']);
   });
 });

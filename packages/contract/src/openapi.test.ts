@@ -411,7 +411,7 @@ describe('response headers', () => {
         }
       }
     }
-    expect([...new Set(optional)].sort()).toEqual(['Idempotent-Replayed', 'Link']);
+    expect([...new Set(optional)].sort()).toEqual(['Idempotent-Replayed', 'Link', 'Retry-After']);
   });
 
   test('429 carries Retry-After in whole seconds', () => {
@@ -420,6 +420,14 @@ describe('response headers', () => {
         required: true,
         schema: { type: 'integer', minimum: 1 },
       });
+    }
+  });
+
+  test('503 may carry Retry-After in whole seconds: a busy server sends it, an unreachable database not', () => {
+    for (const [, operation] of allOperations) {
+      const retryAfter = header(response(operation, '503'), 'Retry-After');
+      expect(retryAfter).toMatchObject({ schema: { type: 'integer', minimum: 1 } });
+      expect(retryAfter?.required).toBeUndefined();
     }
   });
 

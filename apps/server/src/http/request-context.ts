@@ -23,10 +23,6 @@ export interface RequestContext {
   caller: Caller;
   /** The turn batch that admitted it (batching/turn-batch.ts); 0 until then. */
   turn: number;
-  /** Whom load shedding counted it for while it is in the server (overload/); none if it was not. */
-  admittedFor: string | undefined;
-  /** Load shedding answered it 503: the server was over its limit. */
-  shed: boolean;
 }
 
 declare global {
@@ -82,8 +78,6 @@ export function requestContext({
       trace,
       caller: NO_CALLER,
       turn: 0,
-      admittedFor: undefined,
-      shed: false,
     };
     next();
   };

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
 import { contextOf, type RequestContext } from './request-context.js';
 import { traceIdOf } from './trace-context.js';
@@ -18,8 +18,8 @@ function requestFields(req: Request, context: RequestContext) {
 
 export interface RequestLogDeps {
   logger: Logger;
-  /** Told of each response finished (or connection closed first): its status, how long it took. */
-  onFinished: (context: RequestContext, status: number, elapsedMs: number) => void;
+  /** Told of each response finished (or its connection closed first), and how long it took. */
+  onFinished: (context: RequestContext, res: Response, elapsedMs: number) => void;
 }
 
 /**
@@ -37,11 +37,9 @@ export function requestLog({ logger, onFinished }: RequestLogDeps): RequestHandl
       res.off('finish', done);
       res.off('close', done);
       const elapsedMs = performance.now() - context.startedAt;
-      onFinished(context, res.statusCode, elapsedMs);
+      onFinished(context, res, elapsedMs);
       context.trace.ended(res);
-      // A shed request is in the metrics, and shedding in the log as it begins and ends: a line
-      // for each would cost the most when the server can least afford it.
-      if (context.shed || !logger.isLevelEnabled('info')) return;
+      if (!logger.isLevelEnabled('info')) return;
       const traceId = context.trace.traceId ?? traceIdOf(req);
       logger.info(
         {

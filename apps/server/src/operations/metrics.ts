@@ -141,10 +141,10 @@ export function createServerMetrics() {
     },
 
     /** Gauges of the work the server admits, read at scrape time. */
-    watchLoad(load: { limit: () => number; inFlight: () => number }): void {
+    watchLoad(load: { limit: () => number; inFlight: () => number; waiting: () => number }): void {
       new Gauge({
         name: `${PREFIX}concurrency_limit`,
-        help: 'How many requests the server admits at once now, learned from their latency; past it, requests are shed.',
+        help: 'How many requests the server admits at once now, learned from their latency; past it, requests wait, and are shed if they wait too long.',
         registers: [registry],
         collect() {
           this.set(load.limit());
@@ -156,6 +156,14 @@ export function createServerMetrics() {
         registers: [registry],
         collect() {
           this.set(load.inFlight());
+        },
+      });
+      new Gauge({
+        name: `${PREFIX}requests_waiting`,
+        help: 'Requests beyond the concurrency limit waiting for room.',
+        registers: [registry],
+        collect() {
+          this.set(load.waiting());
         },
       });
     },

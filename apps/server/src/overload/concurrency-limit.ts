@@ -21,10 +21,14 @@ export interface ConcurrencyLimitSettings {
   windowMs: number;
 }
 
+/**
+ * The least limit is what normal load keeps in the server at once with room to spare, so that a
+ * limit shrunk by a crowd makes nothing wait once the crowd has gone.
+ */
 export const DEFAULT_CONCURRENCY_LIMIT: ConcurrencyLimitSettings = {
   targetLatencyMs: 25,
   initial: 500,
-  min: 10,
+  min: 100,
   max: 5_000,
   windowMs: 100,
 };
@@ -35,7 +39,6 @@ const MOST_SAMPLES = 2_048;
 const BASELINE_WINDOWS = 600;
 /** A decrease takes at most half the limit, and at least a tenth. */
 const DECREASE = { most: 0.5, least: 0.9 } as const;
-
 function percentile90(samples: Float64Array, count: number): number {
   const sorted = samples.slice(0, count).sort();
   return sorted[Math.min(count - 1, Math.floor(count * 0.9))] as number;

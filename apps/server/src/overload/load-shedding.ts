@@ -1,13 +1,16 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
 import { ApiError } from '../http/api-error.js';
-import { contextOf, type RequestContext } from '../http/request-context.js';
+import { API_BROWSER_HEADERS } from '../http/browser-policy.js';
+import { requestIdFor } from '../http/request-id.js';
+import { HEALTH_PATH, READY_PATH } from '../operations/health.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 
 /** Why a request was shed, as metrics label it. */
-export type ShedReason = 'over_limit' | 'over_fair_share';
+export type ShedReason = 'waited_too_long';
 
-/** Past this share of the limit, a subject holding more than its fair share is shed first. */
-const FAIR_SHARE_FROM = 0.8;
+/** How long a request beyond the limit may wait for room by default (ms): well within a second. */
+export const DEFAULT_MAX_WAIT_MS = 500;
 
 /** Seconds a shed client is told to wait: enough for the work in the server to drain. */
 const RETRY_AFTER_SECONDS = 1;
@@ -15,26 +18,69 @@ const RETRY_AFTER_SECONDS = 1;
 /** Shedding is over once this long has passed without a request shed (ms). */
 const QUIET_MS = 1_000;
 
-const BUSY = 'The server is busy. Try again after the seconds Retry-After gives.';
-
 /** An `Authorization` header longer than any bearer key of ours. */
 const LONGEST_CREDENTIAL = 80;
 
+/** The Error body of every shed request, made once. */
+const BUSY_BODY = Buffer.from(
+  JSON.stringify(
+    new ApiError(
+      'service_unavailable',
+      'The server is busy. Try again after the seconds Retry-After gives.',
+    ).toBody(),
+  ),
+);
+
+/** What a page on an allowed origin may read of a shed request's answer: all it carries. */
+const BUSY_EXPOSED_HEADERS =
+  'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id';
+
+/** Marks a response whose request load shedding counts in the server. */
+const ADMITTED = Symbol('counted in the server by load shedding');
+
+type CountedResponse = ServerResponse & { [ADMITTED]?: boolean };
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A request waiting for room, and when it began to wait. */
+interface Waiting {
+  req: Request;
+  res: ServerResponse;
+  since: number;
+}
+
+/** What is never shed: the probes, which must answer whatever the load, and CORS preflights. */
+function isExempt(req: IncomingMessage): boolean {
+  if (req.method === 'OPTIONS') return true;
+  const url = req.url ?? '';
+  const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
+  return path === HEALTH_PATH || path === READY_PATH;
+}
+
 /**
  * Whom a request is fair to: the credential it carries, as sent (looking it up would be
- * database work), else its client address. Each in the server is counted only while it is.
+ * database work), else its client address. Each is counted only while in the server.
  */
-function subjectOf(req: Request, context: RequestContext): string {
+function subjectOf(req: Request): string {
   const { authorization } = req.headers;
   return authorization !== undefined && authorization.length <= LONGEST_CREDENTIAL
     ? authorization
-    : context.clientAddress;
+    : (req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
+/** The client gave up on a request still waiting: nobody is left to answer. */
+function abandoned({ req, res }: Waiting): boolean {
+  return res.writableEnded || req.socket.destroyed;
 }
 
 export interface LoadSheddingDeps {
   limit: ConcurrencyLimit;
+  /** How long a request beyond the limit may wait for room before it is shed (ms). */
+  maxWaitMs: number;
   /** An IP's rate-limit headers as they stand, neither counting nor refusing. */
   standingHeaders: (clientAddress: string) => Record<string, string>;
+  /** Browser origins allowed to read our responses (CORS). */
+  corsOrigins: readonly string[];
   /** Told of each request shed. */
   onShed: (reason: ShedReason) => void;
   /** Told when shedding begins, and when it ends with how many were shed meanwhile. */
@@ -46,18 +92,28 @@ export interface LoadSheddingDeps {
 }
 
 /**
- * Adaptive admission: the server keeps the requests in it within a limit learned from their
- * latency (concurrency-limit.ts), and answers the rest at once, `503 service_unavailable` with
- * `Retry-After`, before any database or Redis work: not even their key is looked up, and they are
- * counted against nobody's rate limit. Probes and CORS preflights are never shed nor counted.
- * Near the limit, a subject (a key, else an address) holding more than its share of the requests
- * in the server is shed first, so that one client sending most of the traffic cannot starve the
- * others.
+ * Adaptive admission, the first thing a request meets once Node has parsed it: the server keeps
+ * the requests in it within a limit learned from their latency (concurrency-limit.ts). A request
+ * beyond it waits, untouched, for room; one that has waited `maxWaitMs` is answered
+ * `503 service_unavailable` with `Retry-After`, before Express and any database or Redis work:
+ * not even its key is looked up, and it is counted against nobody's rate limit.
+ *
+ * Waiting, rather than refusing at once, is what keeps a crowd from collapsing the server: a
+ * client refused at once comes back at once, so refusing as fast as the server can brings as
+ * many requests to refuse as it has CPU to refuse them, and the admitted ones starve (measured in
+ * docs/performance.md). A request waiting costs nothing but the memory Node already holds for
+ * its connection. The waiting requests are kept in one line per subject (the credential a request
+ * carries, as sent, else its address) and the lines are served in turn, so one subject sending
+ * most of the traffic waits longest, and is the one shed: it cannot starve the others.
+ * Probes and CORS preflights never wait and are never shed.
  */
 export function createLoadShedding(deps: LoadSheddingDeps) {
-  const { limit, now } = deps;
+  const { limit, now, maxWaitMs } = deps;
+  const allowedOrigins = new Set(deps.corsOrigins);
+  const lines = new Map<string, Waiting[]>();
   let inFlight = 0;
-  const inFlightBySubject = new Map<string, number>();
+  let waiting = 0;
+  let sweeper: NodeJS.Timeout | undefined;
   let sheddingSince: number | undefined;
   let lastShedAt = 0;
   let shedMeanwhile = 0;
@@ -68,8 +124,26 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     sheddingSince = undefined;
   }
 
-  function shed(context: RequestContext, reason: ShedReason): ApiError {
-    const at = now();
+  /** The answer to a request shed, with what every answer carries, from parts made once. */
+  function answerBusy(req: Request, res: ServerResponse) {
+    for (const [name, value] of API_BROWSER_HEADERS) res.setHeader(name, value);
+    const origin = req.headers.origin;
+    if (origin !== undefined && allowedOrigins.has(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', BUSY_EXPOSED_HEADERS);
+      res.setHeader('Vary', 'Origin');
+    }
+    const rateLimit = deps.standingHeaders(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    for (const name in rateLimit) res.setHeader(name, rateLimit[name] as string);
+    res.setHeader('X-Request-Id', requestIdFor(req));
+    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', BUSY_BODY.length);
+    res.statusCode = 503;
+    res.end(BUSY_BODY);
+  }
+
+  function shed({ req, res }: Waiting, reason: ShedReason, at: number) {
     if (sheddingSince === undefined) {
       sheddingSince = at;
       shedMeanwhile = 0;
@@ -77,55 +151,100 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     }
     lastShedAt = at;
     shedMeanwhile += 1;
-    context.shed = true;
-    limit.reached();
     deps.onShed(reason);
-    return new ApiError('service_unavailable', BUSY, {
-      headers: {
-        'Retry-After': String(RETRY_AFTER_SECONDS),
-        ...deps.standingHeaders(context.clientAddress),
-      },
-    });
+    answerBusy(req, res);
   }
 
-  /**
-   * Near the limit, a subject's share is the limit divided among the subjects in the server and
-   * one more, who may come: one subject alone keeps room for others.
-   */
-  function overFairShare(subject: string, limitNow: number): boolean {
-    if (inFlight < limitNow * FAIR_SHARE_FROM) return false;
-    const held = inFlightBySubject.get(subject) ?? 0;
-    return held >= Math.max(1, limitNow / (inFlightBySubject.size + 1));
-  }
-
-  const stage: RequestHandler = (req, res, next) => {
-    const context = contextOf(res);
-    const { kind } = context.target;
-    if (kind === 'probe' || kind === 'preflight') return next();
-    const limitNow = limit.value;
-    if (inFlight >= limitNow) return next(shed(context, 'over_limit'));
-    const subject = subjectOf(req, context);
-    if (overFairShare(subject, limitNow)) return next(shed(context, 'over_fair_share'));
+  function enter(req: IncomingMessage, res: ServerResponse, app: Handler) {
     inFlight += 1;
-    inFlightBySubject.set(subject, (inFlightBySubject.get(subject) ?? 0) + 1);
-    context.admittedFor = subject;
-    next();
-  };
+    (res as CountedResponse)[ADMITTED] = true;
+    app(req, res);
+  }
 
-  /** A request's response is finished, or its connection closed, `elapsedMs` after it began. */
-  function finished(context: RequestContext, elapsedMs: number): void {
-    const subject = context.admittedFor;
-    if (subject === undefined) return;
-    inFlight -= 1;
-    const held = (inFlightBySubject.get(subject) ?? 1) - 1;
-    if (held === 0) inFlightBySubject.delete(subject);
-    else inFlightBySubject.set(subject, held);
+  function wait(request: Waiting) {
+    const subject = subjectOf(request.req);
+    const line = lines.get(subject);
+    if (line === undefined) lines.set(subject, [request]);
+    else line.push(request);
+    waiting += 1;
+    sweeper ??= setInterval(sweep, Math.min(100, Math.max(1, maxWaitMs / 4))).unref();
+  }
+
+  /** The next request to admit: the first of the line whose turn it is, and that line's turn passes. */
+  function nextWaiting(): Waiting | undefined {
+    const first = lines.entries().next();
+    if (first.done) return undefined;
+    const [subject, line] = first.value;
+    const next = line.shift() as Waiting;
+    lines.delete(subject);
+    if (line.length > 0) lines.set(subject, line);
+    waiting -= 1;
+    return next;
+  }
+
+  /** Admits waiting requests while there is room, shedding those that waited too long. */
+  function admitWaiting(app: Handler) {
     const at = now();
-    limit.sample(elapsedMs, at);
+    while (inFlight < limit.value) {
+      const next = nextWaiting();
+      if (next === undefined) break;
+      if (abandoned(next)) continue;
+      if (at - next.since > maxWaitMs) shed(next, 'waited_too_long', at);
+      else enter(next.req, next.res, app);
+    }
+  }
+
+  /** Sheds the requests that have waited too long, though no room came for them. */
+  function sweep() {
+    const at = now();
+    for (const [subject, line] of lines) {
+      while (line.length > 0) {
+        const head = line[0] as Waiting;
+        if (!abandoned(head) && at - head.since <= maxWaitMs) break;
+        line.shift();
+        waiting -= 1;
+        if (!abandoned(head)) shed(head, 'waited_too_long', at);
+      }
+      if (line.length === 0) lines.delete(subject);
+    }
+    admitWaiting(admitted);
+    if (waiting === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
     endSheddingIfQuiet(at);
   }
 
-  return { stage, finished, inFlight: () => inFlight };
+  let admitted: Handler = () => {};
+
+  /**
+   * `app` behind admission: a request enters it now if there is room and nobody is waiting,
+   * else waits its turn. `req` is already an Express request (departures/express-born-messages).
+   */
+  function admitting(app: Handler): Handler {
+    admitted = app;
+    return (req, res) => {
+      (res as CountedResponse)[ADMITTED] = false;
+      if (isExempt(req)) return app(req, res);
+      if (inFlight < limit.value && waiting === 0) return enter(req, res, app);
+      limit.reached();
+      wait({ req: req as Request, res, since: now() });
+    };
+  }
+
+  /** `res` is finished, or its connection closed, `elapsedMs` after it entered the app. */
+  function finished(res: ServerResponse, elapsedMs: number): void {
+    const counted = res as CountedResponse;
+    if (counted[ADMITTED] !== true) return;
+    counted[ADMITTED] = false;
+    inFlight -= 1;
+    const at = now();
+    limit.sample(elapsedMs, at);
+    if (waiting > 0) admitWaiting(admitted);
+    endSheddingIfQuiet(at);
+  }
+
+  return { admitting, finished, inFlight: () => inFlight, waiting: () => waiting };
 }
 
 export type LoadShedding = ReturnType<typeof createLoadShedding>;

@@ -43,7 +43,7 @@ export function sendRaw(
 }
 
 /** Every response in `bytes`, in order; a response is cut off where the bytes end. */
-function parseResponses(bytes: Buffer): RawResponse[] {
+export function parseResponses(bytes: Buffer): RawResponse[] {
   const responses: RawResponse[] = [];
   let offset = 0;
   while (offset < bytes.length) {

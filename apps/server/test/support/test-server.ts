@@ -60,6 +60,8 @@ export interface TestServerOptions {
   tracing?: Tracing;
   /** How load shedding's concurrency limit learns; the server's defaults unless given. */
   concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
+  /** How long a request beyond the concurrency limit waits before it is shed (ms). */
+  maxWaitMs?: number;
 }
 
 const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
@@ -90,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics: options.metrics,
     tracing: options.tracing,
     concurrencyLimit: options.concurrencyLimit,
+    maxWaitMs: options.maxWaitMs,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
