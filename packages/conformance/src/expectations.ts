@@ -38,7 +38,7 @@ export function expectStatus(exchange: Exchange, status: number): void {
 /** A header's value; a violation when it is missing. */
 export function expectHeader(exchange: Exchange, name: string): string {
   const value = exchange.response.headers[name.toLowerCase()];
-  expectThat(value !== undefined, `expected a ${name} header, got none`, exchange);
+  expectThat(value !== undefined, `expected the ${name} header, got none`, exchange);
   return value as string;
 }
 

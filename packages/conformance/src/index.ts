@@ -1,9 +1,9 @@
 export { curlCommand } from './http/curl.js';
 export type {
-  Credential,
   RecordedRequest,
   RecordedResponse,
   RequestBody,
+  RequestCredential,
 } from './http/exchange.js';
 export { type ConformanceOptions, PLAN_LIMITS, type Plan } from './options.js';
 export { formatReport } from './report.js';

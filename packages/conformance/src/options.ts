@@ -8,6 +8,7 @@ export const PLAN_LIMITS = {
   enterprise: undefined,
 } as const;
 
+/** The plan of an API key (docs/interface.md, "Plans"). */
 export type Plan = keyof typeof PLAN_LIMITS;
 
 export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
@@ -15,6 +16,7 @@ export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
 /** Requests without a valid key are counted per client IP on these numbers. */
 export const ANONYMOUS_LIMITS = PLAN_LIMITS.free;
 
+/** What to check, and how far the check may go. */
 export interface ConformanceOptions {
   /** The deployment's origin, e.g. `https://api.animal-store.example` (a trailing `/v1` is dropped). */
   readonly baseUrl: string;

@@ -10,6 +10,7 @@ import { type ConformanceOptions, originOf } from './options.js';
 import { type Permission, type Probe, type Rule, RuleSkipped, RuleViolation } from './rule.js';
 import { RULE_GROUPS } from './rule-groups.js';
 
+/** What became of a rule: passed, skipped (with why), or failed (with what showed it). */
 export type RuleOutcome =
   | { readonly result: 'passed' }
   | { readonly result: 'skipped'; readonly reason: string }
@@ -22,16 +23,24 @@ export type RuleOutcome =
       readonly response?: RecordedResponse;
     };
 
+/** One rule of the run and its outcome. */
 export interface RuleReport {
+  /** The group it is printed under, e.g. `Authentication`. */
   readonly group: string;
+  /** What the deployment must do, e.g. `listPets answers 401 without a key, with the challenge`. */
   readonly rule: string;
   readonly outcome: RuleOutcome;
 }
 
+/** What a run found: the verdict on each rule, and what it saw of the deployment. */
 export interface ConformanceReport {
+  /** The origin checked. */
   readonly baseUrl: string;
+  /** Whether the rules that create pets ran. */
   readonly allowWrites: boolean;
+  /** The plan the key was said to be on. */
   readonly plan: ConformanceOptions['plan'];
+  /** Every rule, in the order they ran, skipped ones included. */
   readonly rules: readonly RuleReport[];
   /** What the check noticed of the deployment's settings. */
   readonly observed: readonly (readonly [setting: string, value: string])[];

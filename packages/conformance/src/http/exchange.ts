@@ -4,7 +4,7 @@
 export const KEY_VARIABLE = 'ANIMAL_STORE_KEY';
 
 /** Which credential a request carries. */
-export type Credential =
+export type RequestCredential =
   /** The key under test. */
   | 'key'
   /** No `Authorization` header at all. */
@@ -12,6 +12,7 @@ export type Credential =
   /** This `Authorization` value, as sent: a credential made up to be refused. */
   | { readonly authorization: string };
 
+/** A request's body, as sent. */
 export interface RequestBody {
   readonly text: string;
   /** `Content-Type`; none when undefined. */
@@ -20,29 +21,34 @@ export interface RequestBody {
   readonly shell?: string;
 }
 
+/** A request a rule asks to send. */
 export interface RequestSpec {
   readonly method: string;
   /** The path and query, e.g. `/v1/pets?limit=1`, or an absolute URL (a `Link` to follow). */
   readonly target: string;
-  readonly credential?: Credential;
+  readonly credential?: RequestCredential;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: RequestBody;
 }
 
+/** A request as the check sent it, short of the key. */
 export interface RecordedRequest {
   readonly method: string;
+  /** Absolute. */
   readonly url: string;
-  readonly credential: Credential;
+  readonly credential: RequestCredential;
   /** The headers sent besides `Authorization` and `Content-Type`. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: RequestBody;
 }
 
+/** An answer as the deployment sent it. */
 export interface RecordedResponse {
   readonly status: number;
   readonly statusText: string;
   /** Lower-case names; a repeated header's values joined by `, `, as fetch joins them. */
   readonly headers: Readonly<Record<string, string>>;
+  /** As text, whatever its type. */
   readonly body: string;
 }
 
@@ -54,7 +60,7 @@ export interface Exchange {
 /** Long enough for a slow deployment, short enough that a hung one does not hang the check. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-function authorizationOf(credential: Credential, key: string): string | undefined {
+function authorizationOf(credential: RequestCredential, key: string): string | undefined {
   if (credential === 'key') return `Bearer ${key}`;
   if (credential === 'none') return undefined;
   return credential.authorization;

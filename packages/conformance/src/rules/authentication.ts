@@ -1,5 +1,5 @@
 import { expectBody, expectError, expectHeaderValue } from '../expectations.js';
-import type { Credential, RequestSpec } from '../http/exchange.js';
+import type { RequestCredential, RequestSpec } from '../http/exchange.js';
 import {
   hasBody,
   type Operation,
@@ -14,7 +14,7 @@ import type { Rule, RuleGroup } from '../rule.js';
 /** Well-formed but issued by no deployment: refused whatever the keys it holds. */
 const UNKNOWN_KEY = 'ask_conformanceCheckKeyThatNoDeploymentIssued000000';
 
-function requestWithout(operation: Operation, credential: Credential): RequestSpec {
+function requestWithout(operation: Operation, credential: RequestCredential): RequestSpec {
   return {
     method: operation.method,
     target: pathOf(operation),
@@ -28,7 +28,7 @@ function requestWithout(operation: Operation, credential: Credential): RequestSp
 function refusedWith(
   operation: Operation,
   situation: string,
-  credential: Credential,
+  credential: RequestCredential,
   challenge: string,
 ): Rule {
   return {
