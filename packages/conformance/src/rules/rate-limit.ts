@@ -18,12 +18,19 @@ interface RateLimitHeaders {
 }
 
 const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
+const SECONDS_PER_MINUTE = 60;
 const SECONDS_PER_DAY = 86_400;
 
 function wholeNumberHeader(exchange: Exchange, name: string): number {
   const value = expectHeader(exchange, name);
   expectThat(WHOLE_NUMBER.test(value), `${name}: ${value} is not a whole number`, exchange);
   return Number(value);
+}
+
+/** Seconds from the answer's `Date` (the deployment's clock, not the check's) to `reset`. */
+function secondsUntil(exchange: Exchange, reset: number): number | undefined {
+  const date = Date.parse(exchange.response.headers.date ?? '');
+  return Number.isNaN(date) ? undefined : reset - Math.floor(date / 1000);
 }
 
 /** The headers, consistent with each other and with the answer's `Date`. */
@@ -36,33 +43,46 @@ function rateLimitHeaders(exchange: Exchange): RateLimitHeaders {
     `X-RateLimit-Remaining ${remaining} is above the limit ${limit}`,
     exchange,
   );
-  // The deployment's own clock, so that the check's clock being off does not matter.
-  const date = Date.parse(exchange.response.headers.date ?? '');
-  if (!Number.isNaN(date)) {
-    const untilReset = reset - Math.floor(date / 1000);
-    expectThat(
-      untilReset >= 0 && untilReset <= SECONDS_PER_DAY,
-      `X-RateLimit-Reset is ${untilReset} s after the answer's Date, not within the day window`,
-      exchange,
-    );
-  }
+  const untilReset = secondsUntil(exchange, reset);
+  expectThat(
+    untilReset === undefined || (untilReset >= 0 && untilReset <= SECONDS_PER_DAY),
+    `X-RateLimit-Reset is ${untilReset} s after the answer's Date, not within the day window`,
+    exchange,
+  );
   return { limit, remaining, reset };
 }
+
+type Window = 'perMinute' | 'perDay';
+
+/**
+ * The windows the headers may describe: the day's when it resets in over a minute; the minute's
+ * otherwise, or either in the last minute of the day, when both reset at once.
+ */
+function windowsOf(exchange: Exchange, { reset }: RateLimitHeaders): Window[] {
+  const untilReset = secondsUntil(exchange, reset);
+  if (untilReset === undefined) return ['perMinute', 'perDay'];
+  if (untilReset > SECONDS_PER_MINUTE) return ['perDay'];
+  return reset % SECONDS_PER_DAY === 0 ? ['perMinute', 'perDay'] : ['perMinute'];
+}
+
+const WINDOW_NAME: Record<Window, string> = { perMinute: 'per minute', perDay: 'per day' };
 
 /** Documents are counted per client IP even with a key (docs/interface.md, "Who is counted"). */
 const countedPerIp = (exchange: Exchange) =>
   exchange.request.credential !== 'key' ||
   /\/(v1\/openapi\.json|docs)\b/.test(exchange.request.url);
 
-function expectLimitOneOf(
+function expectPlanLimit(
   exchange: Exchange,
   limits: { readonly perMinute: number; readonly perDay: number },
   whose: string,
 ): void {
-  const { limit } = rateLimitHeaders(exchange);
+  const headers = rateLimitHeaders(exchange);
+  const windows = windowsOf(exchange, headers);
+  const expected = windows.map((window) => `${limits[window]} ${WINDOW_NAME[window]}`);
   expectThat(
-    limit === limits.perMinute || limit === limits.perDay,
-    `X-RateLimit-Limit ${limit} is neither ${whose}'s ${limits.perMinute} per minute nor its ${limits.perDay} per day`,
+    windows.some((window) => limits[window] === headers.limit),
+    `X-RateLimit-Limit ${headers.limit} is not ${whose}'s ${expected.join(' or ')}`,
     exchange,
   );
 }
@@ -70,21 +90,17 @@ function expectLimitOneOf(
 function notePlanSeen(probe: Probe, keyed: readonly Exchange[]): void {
   const last = keyed.at(-1);
   if (last === undefined) return;
-  const limit = Number(last.response.headers['x-ratelimit-limit']);
-  const plan = PLANS.find((name) => {
-    const limits = PLAN_LIMITS[name];
-    return limits !== undefined && (limits.perMinute === limit || limits.perDay === limit);
-  });
+  const headers = rateLimitHeaders(last);
+  const [window = 'perMinute'] = windowsOf(last, headers);
+  const plan = PLANS.find((name) => PLAN_LIMITS[name]?.[window] === headers.limit);
   probe.observed.note(
     'Rate limit of the key',
-    `X-RateLimit-Limit ${limit} (${plan ? `the ${plan} plan's` : 'an enterprise key of its own numbers, or a changed plan table'})`,
+    `X-RateLimit-Limit ${headers.limit} ${WINDOW_NAME[window]}: ${plan ? `the ${plan} plan's` : "an enterprise key's own numbers, or a changed plan table"}`,
   );
 }
 
 /** Enough to find the 429 of a window, short of what would take long or spend a day. */
 const MAX_REQUESTS_TO_SPEND = 1000;
-const SECONDS_PER_MINUTE = 60;
-
 const SPENDING_REQUEST = { method: 'GET', target: '/v1/pets?limit=1' } as const;
 
 function expectRateLimited(exchange: Exchange): void {
@@ -107,8 +123,7 @@ function expectRateLimited(exchange: Exchange): void {
 async function spendToRateLimit(probe: Probe): Promise<void> {
   let exchange = await probe.send(SPENDING_REQUEST);
   const first = rateLimitHeaders(exchange);
-  const date = Math.floor(Date.parse(exchange.response.headers.date ?? '') / 1000);
-  if (first.reset - date > SECONDS_PER_MINUTE) {
+  if (!windowsOf(exchange, first).includes('perMinute')) {
     skip('the binding window is the day: a 429 would stop the key until 00:00 UTC');
   }
   if (first.remaining > MAX_REQUESTS_TO_SPEND) {
@@ -143,7 +158,7 @@ export const rateLimitRules: RuleGroup = {
         const anonymous = probe.earlierExchanges.filter(countedPerIp);
         if (anonymous.length === 0) return skip('no request of this run went without a key');
         for (const exchange of anonymous)
-          expectLimitOneOf(exchange, ANONYMOUS_LIMITS, 'the Free plan');
+          expectPlanLimit(exchange, ANONYMOUS_LIMITS, 'the Free plan');
       },
     },
     {
@@ -155,7 +170,7 @@ export const rateLimitRules: RuleGroup = {
         if (plan === undefined) return skip('no --plan given');
         const limits = PLAN_LIMITS[plan];
         if (limits === undefined) return skip("an enterprise key's numbers are its own");
-        for (const exchange of keyed) expectLimitOneOf(exchange, limits, `the ${plan} plan`);
+        for (const exchange of keyed) expectPlanLimit(exchange, limits, `the ${plan} plan`);
       },
     },
     {
