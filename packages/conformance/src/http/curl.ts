@@ -28,10 +28,11 @@ export function curlCommand(request: RecordedRequest): string {
     '-H',
     quoted(`${name}: ${value}`),
   ]);
+  // -X HEAD would make curl wait for a body the answer never has.
+  const method = request.method === 'HEAD' ? ['-I'] : ['-i', '-X', request.method];
   return [
-    'curl -i',
-    '-X',
-    request.method,
+    'curl',
+    ...method,
     quoted(request.url),
     ...authorizationArgument(request),
     ...headers,

@@ -15,7 +15,7 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 /** Past the limit, and a name far too long to store: refused either way, nothing is created. */
 const NAME_LENGTH = MAX_BODY_BYTES + 1024;
-const OVERSIZED_BODY = {
+export const OVERSIZED_BODY = {
   text: JSON.stringify({ name: 'x'.repeat(NAME_LENGTH), categoryId: 1 }),
   contentType: 'application/json',
   shell: `$(printf '{"name":"%s","categoryId":1}' "$(head -c ${NAME_LENGTH} /dev/zero | tr '\\0' x)")`,

@@ -1,5 +1,5 @@
 import { expectError, expectHeader, expectThat } from '../expectations.js';
-import { allowedMethodsByPath } from '../operations.js';
+import { allowedMethodsByPath, operationName, operations, pathOf } from '../operations.js';
 import type { Rule, RuleGroup } from '../rule.js';
 
 /** Methods no v1 path allows today, tried in this order. */
@@ -37,6 +37,24 @@ const methodNotAllowedRules: Rule[] = [...allowedMethodsByPath()].flatMap(([path
   ];
 });
 
+/** HEAD is answered wherever GET is: the same status, no body (docs/interface.md, "Conventions"). */
+const headRules: Rule[] = operations()
+  .filter((operation) => operation.method === 'GET')
+  .map((operation) => ({
+    name: `HEAD is answered as ${operationName(operation)}'s GET is, without a body`,
+    async check(probe) {
+      const target = pathOf(operation);
+      const get = await probe.send({ method: 'GET', target });
+      const head = await probe.send({ method: 'HEAD', target });
+      expectThat(
+        head.response.status === get.response.status,
+        `HEAD answered ${head.response.status}, GET ${get.response.status}`,
+        head,
+      );
+      expectThat(head.response.body === '', 'HEAD answered with a body', head);
+    },
+  }));
+
 export const routingRules: RuleGroup = {
   name: 'Routing (404, 405)',
   rules: [
@@ -53,5 +71,6 @@ export const routingRules: RuleGroup = {
       },
     },
     ...methodNotAllowedRules,
+    ...headRules,
   ],
 };
