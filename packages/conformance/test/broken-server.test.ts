@@ -22,6 +22,14 @@ const proxies: BreakingProxy[] = [];
 beforeAll(async () => {
   server = await startLiveServer('conformance-broken');
   key = await server.createKey(ROOMY);
+  // Pages to follow, for the rules about Link.
+  for (const name of ['Rex', 'Tom']) {
+    await fetch(`${server.baseUrl}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+  }
 });
 
 afterAll(async () => {
@@ -40,6 +48,12 @@ const breakages: { rule: string; breakage: Breakage; replayed: string }[] = [
     rule: 'every answer of this run carried an X-Request-Id',
     breakage: { answerHeaders: without('x-request-id') },
     replayed: "/v1/openapi.json'",
+  },
+  {
+    // As a proxy that sends the server a Host of its own, with no PUBLIC_URL set.
+    rule: 'rel="next" URLs name the origin the check called, or PUBLIC_URL',
+    breakage: { requestHeaders: (headers, target) => ({ ...headers, host: target.host }) },
+    replayed: "/v1/pets?limit=1'",
   },
   {
     // As a server whose page limit is 200 would: asked for 101, it answers a page.

@@ -28,29 +28,48 @@ function noteProxy(probe: Probe, exchange: Exchange): void {
   );
 }
 
+export interface PublishedDocument {
+  readonly exchange: Exchange;
+  readonly version: string;
+  /** `PUBLIC_URL`, as the document's first server names it; undefined when it names none absolute. */
+  readonly publicUrl: string | undefined;
+}
+
+/** The OpenAPI document the deployment serves, read without a key as any reader does. */
+export async function readPublishedDocument(probe: Probe): Promise<PublishedDocument> {
+  const exchange = await probe.send({
+    method: 'GET',
+    target: '/v1/openapi.json',
+    credential: 'none',
+  });
+  expectStatus(exchange, 200);
+  const document = expectBody(exchange, PublishedDocumentSchema);
+  const server = document.servers?.[0]?.url;
+  return {
+    exchange,
+    version: document.info.version,
+    publicUrl: server !== undefined && URL.canParse(server) ? server : undefined,
+  };
+}
+
 export const documentRules: RuleGroup = {
   name: 'The deployment and its documents',
   rules: [
     {
       name: `/v1/openapi.json is served without a key, for interface version ${majorOf(API_VERSION)}.x`,
       async check(probe) {
-        const exchange = await probe.send({
-          method: 'GET',
-          target: '/v1/openapi.json',
-          credential: 'none',
-        });
-        expectStatus(exchange, 200);
-        const document = expectBody(exchange, PublishedDocumentSchema);
-        probe.observed.note('Interface version', document.info.version);
+        const { exchange, version, publicUrl } = await readPublishedDocument(probe);
+        probe.observed.note('Interface version', version);
         probe.observed.note(
           'PUBLIC_URL',
-          document.servers?.[0]?.url ??
-            'not set (the document names no server): links use the address each request names',
+          publicUrl === undefined
+            ? 'not set, it seems (the OpenAPI document names no absolute server): links use the address each request names'
+            : `${publicUrl} (the OpenAPI document's server)`,
         );
         noteProxy(probe, exchange);
         expectThat(
-          majorOf(document.info.version) === majorOf(API_VERSION),
-          `the deployment serves interface ${document.info.version}, this check knows ${API_VERSION}`,
+          majorOf(version) === majorOf(API_VERSION),
+          `the deployment serves interface ${version}, this check knows ${API_VERSION}`,
           exchange,
         );
       },

@@ -24,18 +24,6 @@ function expectNoNextAfterShortPage(page: Page, limit: number): void {
   );
 }
 
-function noteLinkOrigin(probe: Probe, page: Page): void {
-  if (page.next === undefined) return;
-  const addressed = new URL(probe.options.baseUrl).origin;
-  const linked = page.next.origin;
-  probe.observed.note(
-    'Origin of Link URLs',
-    linked === addressed
-      ? `${linked}, the address the check called`
-      : `${linked}, not the address the check called (${addressed}): PUBLIC_URL, or a proxy forwarding its own Host or X-Forwarded-Proto`,
-  );
-}
-
 /** A cursor the deployment issued with one character changed. */
 function altered(cursor: string): string {
   const last = cursor.at(-1);
@@ -97,7 +85,6 @@ export const pagingRules: RuleGroup = {
         if (page.next === undefined) {
           return skip('the deployment has fewer than 2 pets: no page has a next one');
         }
-        noteLinkOrigin(probe, page);
         for (
           let followed = 0;
           page.next !== undefined && followed < MAX_PAGES_FOLLOWED;

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 export interface Breakage {
   /** The path and query the server is asked, given the client's. */
   readonly target?: (target: string) => string;
+  /** The headers the server is sent, given the client's (lower-case names). */
+  readonly requestHeaders?: (headers: IncomingHttpHeaders, server: URL) => IncomingHttpHeaders;
   /** The headers of the answer, given the server's (lower-case names). */
   readonly answerHeaders?: (headers: IncomingHttpHeaders) => IncomingHttpHeaders;
 }
@@ -29,7 +31,7 @@ export async function startBreakingProxy(
         port: server.port,
         method: incoming.method,
         path: breakage.target?.(incoming.url ?? '/') ?? incoming.url,
-        headers: incoming.headers,
+        headers: breakage.requestHeaders?.({ ...incoming.headers }, server) ?? incoming.headers,
       },
       (answer) => {
         const headers = breakage.answerHeaders?.({ ...answer.headers }) ?? answer.headers;
