@@ -24,10 +24,14 @@ function expectNoNextAfterShortPage(page: Page, limit: number): void {
   );
 }
 
-/** A cursor the deployment issued with one character changed. */
+/**
+ * A cursor the deployment issued with the first character of its signature changed: a whole
+ * 6 bits of it, where the last character of a base64url signature also carries padding bits.
+ */
 function altered(cursor: string): string {
-  const last = cursor.at(-1);
-  return `${cursor.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+  const at = cursor.indexOf('.') + 1;
+  const replacement = cursor[at] === 'A' ? 'B' : 'A';
+  return `${cursor.slice(0, at)}${replacement}${cursor.slice(at + 1)}`;
 }
 
 /** Shaped as the deployment's cursors are, `<last id>.<signature>`, but signed by nobody. */
