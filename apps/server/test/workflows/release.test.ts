@@ -35,8 +35,8 @@ const CONTRACT = '@animal-store/contract';
 const CLIENT = '@animal-store/client';
 const CONFORMANCE = '@animal-store/conformance';
 const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT];
-/** What the consumer program needs: the conformance check is a command, not a dependency of it. */
-const INSTALLED = [CLIENT, CONTRACT];
+/** What a user installs: the consumer program needs the first two, the check runs by itself. */
+const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
 const CONSUMER_PROGRAM = 'packages/client/test/consumer/consumer.ts';
 
@@ -253,7 +253,7 @@ describe('releasing', () => {
     });
 
     it.each<ModuleSystem>(['esm', 'commonjs'])(
-      'installs from the registry into a fresh %s project, type-checks under --strict and runs',
+      'installs from the registry into a fresh %s project, type-checks under --strict and runs, and the conformance check passes against the server',
       async (moduleSystem) => {
         const registryHost = new URL(registry.url).host;
         const project = await createConsumerProject({
@@ -286,6 +286,14 @@ describe('releasing', () => {
         });
         expect(consumer.stderr).toBe('');
         expect(JSON.parse(consumer.stdout).passed).toContain('rate-limit state');
+
+        const check = await project.exec(
+          'npx',
+          ['--no-install', CONFORMANCE, '--base-url', server.baseUrl, '--allow-writes'],
+          { ANIMAL_STORE_KEY: await server.createKey(ROOMY) },
+        );
+        expect(check.stdout).toMatch(/\d+ passed, 0 failed/);
+        expect(check.status).toBe(0);
       },
     );
   });
