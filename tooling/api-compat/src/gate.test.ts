@@ -48,6 +48,16 @@ describe('the gate', () => {
     ).toEqual([]);
   });
 
+  it('fails on a package that records no release unless a pending changeset releases it', () => {
+    const newcomer = '@animal-store/conformance';
+    const input = { changes: [], reports: [], packages: [...PACKAGES, newcomer] };
+    expect(
+      gateFailures({ ...input, bumps: bumps('none', 'none'), unreleased: [newcomer] }),
+    ).toEqual([expect.stringMatching(/^@animal-store\/conformance records no release/)]);
+    const firstRelease = new Map([...bumps('minor', 'minor'), [newcomer, 'minor' as const]]);
+    expect(gateFailures({ ...input, bumps: firstRelease, unreleased: [newcomer] })).toEqual([]);
+  });
+
   it('passes changes that are not breaking, with or without a changeset', () => {
     const changes = [change('non-breaking'), change('review'), change('documentation')];
     for (const pending of [bumps('none', 'none'), bumps('patch', 'patch')]) {

@@ -15,11 +15,29 @@ export interface GateInput {
   readonly bumps: ReadonlyMap<string, Bump>;
   /** The published packages, by name. */
   readonly packages: readonly string[];
+  /** The published packages whose `api/released/` records no release, by name. */
+  readonly unreleased?: readonly string[];
 }
 
 /** Why the changes may not be released as they are; none when they may. */
-export function gateFailures({ changes, reports, bumps, packages }: GateInput): string[] {
+export function gateFailures({
+  changes,
+  reports,
+  bumps,
+  packages,
+  unreleased = [],
+}: GateInput): string[] {
   const failures: string[] = [];
+  // A package never released has no record to compare with: its first release is a changeset
+  // that names it. Without one, the record was lost, and every change would pass unseen.
+  for (const name of unreleased) {
+    const bump = bumps.get(name);
+    if (bump === undefined || bump === 'none') {
+      failures.push(
+        `${name} records no release, and no pending changeset releases it: pnpm changeset for its first release, or pnpm api:record if its record was lost.`,
+      );
+    }
+  }
   const breaking = changes.filter((change) => change.impact === 'breaking').length;
   if (breaking > 0 && !packages.every((name) => bumps.get(name) === 'major')) {
     failures.push(

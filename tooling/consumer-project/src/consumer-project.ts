@@ -42,6 +42,12 @@ export interface ConsumerProject {
   compile(files: readonly string[]): Promise<CommandResult>;
   /** `node out/<name>.js` for the compiled `file`, with `env` added to the environment. */
   run(file: string, env: Record<string, string>): Promise<CommandResult>;
+  /** `command` in the project's folder as its user types it (`npx …`), with `env` added. */
+  exec(
+    command: string,
+    args: readonly string[],
+    env: Record<string, string>,
+  ): Promise<CommandResult>;
   /** The name of every package installed, however deep. */
   installedPackages(): Promise<string[]>;
   /** The `package.json` of an installed package. */
@@ -153,6 +159,9 @@ export async function createConsumerProject(
     run(file, env) {
       const compiled = join(folder, 'out', `${basename(file, '.ts')}.js`);
       return runCommand(process.execPath, [compiled], folder, userEnvironment(env));
+    },
+    exec(command, args, env) {
+      return runCommand(command, args, folder, userEnvironment(env));
     },
     async installedPackages() {
       const { stdout } = await runCommand('npm', ['query', '*'], folder);

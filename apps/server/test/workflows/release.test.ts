@@ -33,7 +33,10 @@ import {
 
 const CONTRACT = '@animal-store/contract';
 const CLIENT = '@animal-store/client';
-const PUBLISHED = [CLIENT, CONTRACT];
+const CONFORMANCE = '@animal-store/conformance';
+const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT];
+/** What a user installs: the consumer program needs the first two, the check runs by itself. */
+const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
 const CONSUMER_PROGRAM = 'packages/client/test/consumer/consumer.ts';
 
@@ -122,7 +125,7 @@ describe('releasing', () => {
 
   afterAll(() => checkout?.remove());
 
-  it('the dry run publishes only the contract and the client, each with only its build, README and license', async () => {
+  it('the dry run publishes only the contract, the client and the conformance check, each with only its build, README and license', async () => {
     const { stdout, stderr } = await run('pnpm', ['release:dry-run'], { cwd: checkout.root });
     const packages = packedFiles(`${stdout}\n${stderr}`);
 
@@ -186,13 +189,14 @@ describe('releasing', () => {
       if (scratch) await rm(scratch, { recursive: true, force: true });
     });
 
-    it('versions the contract and the client together, and the private packages not at all', async () => {
+    it('versions the published packages together, and the private packages not at all', async () => {
       expect(released).not.toBe(before);
       expect(await versionOf(checkout, 'packages/client')).toBe(released);
+      expect(await versionOf(checkout, 'packages/conformance')).toBe(released);
       expect(await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)))).toEqual(
         privateBefore,
       );
-      for (const folder of ['packages/contract', 'packages/client']) {
+      for (const folder of ['packages/contract', 'packages/client', 'packages/conformance']) {
         const changelog = await readFile(join(checkout.root, folder, 'CHANGELOG.md'), 'utf8');
         expect(changelog, folder).toContain(`## ${released}`);
       }
@@ -236,6 +240,7 @@ describe('releasing', () => {
       for (const [folder, tarball] of [
         ['packages/contract', `animal-store-contract-${released}.tgz`],
         ['packages/client', `animal-store-client-${released}.tgz`],
+        ['packages/conformance', `animal-store-conformance-${released}.tgz`],
       ] as const) {
         const files = await readdir(join(checkout.root, folder, 'api/released'));
         expect(
@@ -248,13 +253,13 @@ describe('releasing', () => {
     });
 
     it.each<ModuleSystem>(['esm', 'commonjs'])(
-      'installs from the registry into a fresh %s project, type-checks under --strict and runs',
+      'installs from the registry into a fresh %s project, type-checks under --strict and runs, and the conformance check passes against the server',
       async (moduleSystem) => {
         const registryHost = new URL(registry.url).host;
         const project = await createConsumerProject({
           label: `published-${moduleSystem}`,
           moduleSystem,
-          install: [`${CLIENT}@${released}`, `${CONTRACT}@${released}`],
+          install: INSTALLED.map((name) => `${name}@${released}`),
           npmrc: [
             `@animal-store:registry=${registry.url}`,
             `//${registryHost}/:_authToken=${registry.token}`,
@@ -263,7 +268,7 @@ describe('releasing', () => {
         });
         projects.push(project);
         const installed = await project.installedPackages();
-        expect(installed).toEqual(expect.arrayContaining(PUBLISHED));
+        expect(installed).toEqual(expect.arrayContaining(INSTALLED));
         expect(installed.filter((name) => OPENAPI_BUILDER_PACKAGE.test(name))).toEqual([]);
 
         const compiled = await project.compile(['consumer.ts']);
@@ -281,6 +286,14 @@ describe('releasing', () => {
         });
         expect(consumer.stderr).toBe('');
         expect(JSON.parse(consumer.stdout).passed).toContain('rate-limit state');
+
+        const check = await project.exec(
+          'npx',
+          ['--no-install', CONFORMANCE, '--base-url', server.baseUrl, '--allow-writes'],
+          { ANIMAL_STORE_KEY: await server.createKey(ROOMY) },
+        );
+        expect(check.stdout).toMatch(/\d+ passed, 0 failed/);
+        expect(check.status).toBe(0);
       },
     );
   });

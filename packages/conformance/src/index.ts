@@ -1,0 +1,15 @@
+export { curlCommand } from './http/curl.js';
+export type {
+  RecordedRequest,
+  RecordedResponse,
+  RequestBody,
+  RequestCredential,
+} from './http/exchange.js';
+export { type ConformanceOptions, PLAN_LIMITS, type Plan } from './options.js';
+export { formatReport } from './report.js';
+export {
+  type ConformanceReport,
+  type RuleOutcome,
+  type RuleReport,
+  runConformance,
+} from './run.js';

@@ -1,0 +1,36 @@
+/** What the check is told about the deployment, and how far it may go. */
+
+/** The numbers of each plan (docs/interface.md, "Plans"); an enterprise key has its own. */
+export const PLAN_LIMITS = {
+  free: { perMinute: 60, perDay: 1000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1000, perDay: 100_000 },
+  enterprise: undefined,
+} as const;
+
+/** The plan of an API key (docs/interface.md, "Plans"). */
+export type Plan = keyof typeof PLAN_LIMITS;
+
+export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
+
+/** Requests without a valid key are counted per client IP on these numbers. */
+export const ANONYMOUS_LIMITS = PLAN_LIMITS.free;
+
+/** What to check, and how far the check may go. */
+export interface ConformanceOptions {
+  /** The deployment's origin, e.g. `https://api.animal-store.example` (a trailing `/v1` is dropped). */
+  readonly baseUrl: string;
+  /** An API key of the deployment; it only appears in reports as `$ANIMAL_STORE_KEY`. */
+  readonly key: string;
+  /** Add the rules that create pets (creates, idempotency, paging under inserts): never in production. */
+  readonly allowWrites?: boolean;
+  /** The key's plan, whose numbers `X-RateLimit-Limit` must show. Unchecked when undefined. */
+  readonly plan?: Plan;
+  /** Add the rule that drives the key to 429, which spends the rest of its minute. */
+  readonly spendRateLimit?: boolean;
+}
+
+/** The origin of `baseUrl`: the contract's paths carry `/v1` themselves. */
+export function originOf(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}

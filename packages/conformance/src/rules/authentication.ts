@@ -1,0 +1,56 @@
+import { expectBody, expectError, expectHeaderValue } from '../expectations.js';
+import type { RequestCredential, RequestSpec } from '../http/exchange.js';
+import {
+  hasBody,
+  type Operation,
+  operationName,
+  operations,
+  pathOf,
+  REFUSED_BODY,
+  responseSchema,
+} from '../operations.js';
+import type { Rule, RuleGroup } from '../rule.js';
+
+/** Well-formed but issued by no deployment: refused whatever the keys it holds. */
+const UNKNOWN_KEY = 'ask_conformanceCheckKeyThatNoDeploymentIssued000000';
+
+function requestWithout(operation: Operation, credential: RequestCredential): RequestSpec {
+  return {
+    method: operation.method,
+    target: pathOf(operation),
+    credential,
+    ...(hasBody(operation) && {
+      body: { text: REFUSED_BODY, contentType: 'application/json' },
+    }),
+  };
+}
+
+function refusedWith(
+  operation: Operation,
+  situation: string,
+  credential: RequestCredential,
+  challenge: string,
+): Rule {
+  return {
+    name: `${operationName(operation)} answers 401 ${situation}, with the challenge`,
+    async check(probe) {
+      const exchange = await probe.send(requestWithout(operation, credential));
+      expectError(exchange, 'unauthorized');
+      expectBody(exchange, responseSchema(operation, 401));
+      expectHeaderValue(exchange, 'WWW-Authenticate', challenge);
+    },
+  };
+}
+
+export const authenticationRules: RuleGroup = {
+  name: 'Authentication',
+  rules: operations().flatMap((operation) => [
+    refusedWith(operation, 'without a key', 'none', 'Bearer realm="animal-store"'),
+    refusedWith(
+      operation,
+      'to a key it did not issue',
+      { authorization: `Bearer ${UNKNOWN_KEY}` },
+      'Bearer realm="animal-store", error="invalid_token"',
+    ),
+  ]),
+};
