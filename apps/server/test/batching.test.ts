@@ -17,9 +17,9 @@ import {
 } from '../src/batching/diagnostics.js';
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
 import { createLogger } from '../src/logger.js';
+import { SHARED_REDIS_URL } from '../testing/test-services.js';
 import { sendTogether } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { SHARED_REDIS_URL } from './support/test-services.js';
 
 /** Requests sent together, each on its own connection. */
 const TOGETHER = 50;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_QUOTAS } from '../src/limits/plans.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from '../testing/test-database.js';
 import { killLeftoverServers, runKeys, startServerProcess } from './support/server-process.js';
-import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 
 let databaseUrl: string;
 beforeAll(async () => {

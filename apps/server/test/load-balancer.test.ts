@@ -11,15 +11,12 @@ import { createPrismaClient } from '@animal-store/db';
 import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type LiveServer,
-  ROOMY,
-  startLiveServer,
-  startScriptFlags,
-} from '../testing/live-server.js';
-import { type Balancer, startBalancer } from './support/haproxy.js';
+  type BalancedDeployment,
+  startBalancedDeployment,
+} from '../testing/balanced-deployment.js';
+import type { Balancer } from '../testing/haproxy.js';
+import { type LiveServer, ROOMY } from '../testing/live-server.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
-import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
-import { SHARED_REDIS_URL } from './support/test-services.js';
 
 /**
  * Checks ten times a second: three instances make 30 checks a second from the balancer's one
@@ -94,54 +91,29 @@ function counterSum(exposition: string, name: string, labels: string): number {
 
 describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis)', () => {
   const names = ['one', 'two', 'three'];
-  const ports: number[] = [];
   const metricsPorts: number[] = [];
-  const instances: LiveServer[] = [];
+  let deployment: BalancedDeployment;
+  let instances: readonly LiveServer[];
   let databaseUrl: string;
   let balancer: Balancer;
-  let nodeFlags: string[];
   let checksBeganAt: number;
   let roomyKey: string;
-  const redisKeyPrefix = `test:${randomUUID()}:`;
 
   /** A keyed client asking all along, from the first health check to the storm test's end. */
   const steadyClient = { statuses: [] as Array<number | string>, stop: () => {} };
 
-  // Links on each request's own origin, as behind a balancer that forwards the Host header.
-  const { PUBLIC_URL: _publicUrl, ...environment } = process.env;
-
-  function startInstance(index: number): Promise<LiveServer> {
-    return startLiveServer(`balanced-${names[index]}`, {
-      port: ports[index],
-      databaseUrl,
-      nodeFlags,
-      env: {
-        ...environment,
-        NODE_ENV: 'production',
-        REDIS_URL: SHARED_REDIS_URL,
-        REDIS_KEY_PREFIX: redisKeyPrefix,
-        TRUST_PROXY: '127.0.0.1',
+  beforeAll(async () => {
+    for (const _ of names) metricsPorts.push(await freePort());
+    deployment = await startBalancedDeployment({
+      names,
+      checks: CHECKS,
+      settings: (index) => ({
         SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
         METRICS_PORT: String(metricsPorts[index]),
-      },
+      }),
     });
-  }
-
-  beforeAll(async () => {
-    databaseUrl = await scratchDatabaseUrl();
-    nodeFlags = await startScriptFlags();
-    for (const _ of names) {
-      ports.push(await freePort());
-      metricsPorts.push(await freePort());
-    }
-    // One after another: the first migrates the new database, the others find it ready.
-    for (const index of names.keys()) instances.push(await startInstance(index));
+    ({ instances, databaseUrl, balancer } = deployment);
     roomyKey = await (instances[0] as LiveServer).createKey(ROOMY);
-    balancer = await startBalancer(
-      names.map((name, index) => ({ name, port: ports[index] as number })),
-      CHECKS,
-    );
-    for (const name of names) await balancer.waitFor(name, 'UP');
     checksBeganAt = Date.now();
 
     const client = clientAt('127.0.0.2');
@@ -166,9 +138,7 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
 
   afterAll(async () => {
     steadyClient.stop();
-    await balancer?.stop();
-    for (const instance of instances) await instance.stop();
-    await dropScratchDatabases();
+    await deployment?.stop();
   });
 
   it('limits stay exact across instances: a Free key gets exactly 60 requests in a minute through the balancer', async () => {
@@ -274,7 +244,7 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
     };
   }
 
-  /** What the balancer has had to rescue, by server (support/haproxy.ts, `rescued`). */
+  /** What the balancer has had to rescue, by server (testing/haproxy.ts, `rescued`). */
   async function rescuedByServer() {
     const stats = await balancer.serverStats();
     return Object.fromEntries([...stats].map(([name, { rescued }]) => [name, rescued]));
@@ -301,7 +271,7 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
     for (const [index, name] of names.entries()) {
       const stopped = await (instances[index] as LiveServer).stop();
       expect(stopped, name).toBe(0);
-      instances[index] = await startInstance(index);
+      await deployment.startInstance(index);
       await balancer.waitFor(name, 'UP');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dropScratchDatabases, scratchDatabaseUrl } from '../testing/test-database.js';
 import { limitFileSize } from './support/file-size-limit.js';
 import {
   createRoomyKey,
   killLeftoverServers,
   startServerProcess,
 } from './support/server-process.js';
-import { dropScratchDatabases, scratchDatabaseUrl } from './support/test-database.js';
 
 afterAll(async () => {
   killLeftoverServers();

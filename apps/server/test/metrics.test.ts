@@ -8,6 +8,11 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dropScratchDatabases,
+  scratchDatabaseUrl,
+  TEST_PROVIDER,
+} from '../testing/test-database.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 import { sendRaw } from './support/raw-http.js';
 import { startRedisServer } from './support/redis-process.js';
@@ -18,11 +23,6 @@ import {
   type ServerProcess,
   startServerProcess,
 } from './support/server-process.js';
-import {
-  dropScratchDatabases,
-  scratchDatabaseUrl,
-  TEST_PROVIDER,
-} from './support/test-database.js';
 
 type Labels = Record<string, string>;
 

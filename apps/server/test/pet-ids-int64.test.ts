@@ -5,7 +5,7 @@
  */
 import type { DatabaseClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PROVIDER } from './support/test-database.js';
+import { TEST_PROVIDER } from '../testing/test-database.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 interface Pet {

@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dropScratchDatabases,
+  scratchDatabaseUrl,
+  TEST_PROVIDER,
+} from '../testing/test-database.js';
 import { eventually } from './support/eventually.js';
 import {
   createRoomyKey,
@@ -12,11 +17,6 @@ import {
   runRefusedServer,
   startServerProcess,
 } from './support/server-process.js';
-import {
-  dropScratchDatabases,
-  scratchDatabaseUrl,
-  TEST_PROVIDER,
-} from './support/test-database.js';
 
 let folder: string;
 beforeAll(async () => {

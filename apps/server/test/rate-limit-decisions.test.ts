@@ -19,7 +19,7 @@ import type { Admission, RateLimitStore } from '../src/limits/rate-limit-store.j
 import { RedisRateLimitStore } from '../src/limits/redis-store.js';
 import { dayWindow, minuteWindow } from '../src/limits/windows.js';
 import { createLogger } from '../src/logger.js';
-import { SHARED_REDIS_URL } from './support/test-services.js';
+import { SHARED_REDIS_URL } from '../testing/test-services.js';
 
 /** A store for one case, fresh, with the means to give it a case's starting counts. */
 interface StoreUnderTest {

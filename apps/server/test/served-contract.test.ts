@@ -13,10 +13,10 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerMetrics } from '../src/operations/metrics.js';
 import { startTracing, type Tracing } from '../src/tracing/tracing.js';
+import { TEST_PROVIDER } from '../testing/test-database.js';
+import { POSTGRES_SERVER_URL } from '../testing/test-services.js';
 import { type OtlpReceiver, SPAN_KIND, startOtlpReceiver } from './support/otlp-receiver.js';
-import { TEST_PROVIDER } from './support/test-database.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { POSTGRES_SERVER_URL } from './support/test-services.js';
 import { createWidgetStore, widgetsApi } from './support/widgets-api.js';
 
 const SHOP = 'https://shop.example';

@@ -210,7 +210,7 @@ describe('what the root scripts hand on to what they run', () => {
 describe('where the tests find PostgreSQL and Redis', () => {
   /** The one place in each package that names the services' default addresses. */
   const DEFINING_FILES = [
-    'apps/server/test/support/test-services.ts',
+    'apps/server/testing/test-services.ts',
     'prisma/src/test-fixtures/postgres.ts',
   ];
 

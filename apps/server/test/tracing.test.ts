@@ -17,6 +17,12 @@ import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/keys/api-key-store.js';
 import {
+  dropScratchDatabases,
+  scratchDatabaseUrl,
+  TEST_PROVIDER,
+} from '../testing/test-database.js';
+import { SHARED_REDIS_URL } from '../testing/test-services.js';
+import {
   type OtlpReceiver,
   type ReceivedSpan,
   SPAN_KIND,
@@ -30,12 +36,6 @@ import {
   type ServerProcess,
   startServerProcess,
 } from './support/server-process.js';
-import {
-  dropScratchDatabases,
-  scratchDatabaseUrl,
-  TEST_PROVIDER,
-} from './support/test-database.js';
-import { SHARED_REDIS_URL } from './support/test-services.js';
 
 afterAll(async () => {
   killLeftoverServers();

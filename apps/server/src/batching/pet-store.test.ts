@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import type { Response } from 'express';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createPetStore, type PetStore, type UnsavedPet } from '../pets/pet-store.js';
 import { NO_TRACE, TRACING_OFF } from '../tracing/tracing.js';
 import { BATCHING_CHANNELS, type DispatchedMessage } from './diagnostics.js';

@@ -1,6 +1,6 @@
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createPetStore, type PetStore } from './pet-store.js';
 
 let database: TestDatabase;

@@ -1,6 +1,6 @@
 import { migrateDatabase } from '@animal-store/db';
 import type { TestProject } from 'vitest/node';
-import { templateLocation } from './test-database.js';
+import { templateLocation } from '../../testing/test-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

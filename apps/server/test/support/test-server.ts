@@ -15,7 +15,7 @@ import type { ServerMetrics } from '../../src/operations/metrics.js';
 import type { ConcurrencyLimitSettings } from '../../src/overload/concurrency-limit.js';
 import { closeGracefully, createApiServer, listen } from '../../src/server.js';
 import type { Tracing } from '../../src/tracing/tracing.js';
-import { freshDatabase } from './test-database.js';
+import { freshDatabase } from '../../testing/test-database.js';
 
 /** Tests probe response bodies of every shape, so `json()` is untyped here. */
 // biome-ignore lint/suspicious/noExplicitAny: see above

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startLiveServer } from '../../testing/live-server.js';
+import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
 import {
   type Checkout,
   checkoutRepository,
   REPOSITORY_ROOT,
   run,
 } from '../support/repository-checkout.js';
-import { freshDatabase, type TestDatabase } from '../support/test-database.js';
 
 const DOCKERFILE = join(REPOSITORY_ROOT, 'apps/server/Dockerfile');
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@animal-store/local-ports';
-import { findSystemTool } from '../../testing/system-tool.js';
+import { findSystemTool } from './system-tool.js';
 
 const findHaproxy = () =>
   findSystemTool({
