@@ -1,0 +1,57 @@
+/**
+ * The check through the deployment production runs: two instances of the real server on
+ * PostgreSQL and Redis, behind a real HAProxy that forwards client addresses (`TRUST_PROXY` set to
+ * its address), as the server's load-balancer test starts them; and one instance on SQLite behind
+ * the same. Every rule passes through the balancer's front, read-only and with writes.
+ *
+ * Here rather than in the server's tests: this package's tests already use the server
+ * (`@animal-store/server/testing`), so the server depending on this package would make a cycle.
+ */
+
+import { type LiveServer, ROOMY } from '@animal-store/server/testing';
+import {
+  type BalancedDeployment,
+  startBalancedDeployment,
+} from '@animal-store/server/testing/balanced-deployment';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ConformanceReport, formatReport, runConformance } from '../src/index.js';
+
+const failures = (report: ConformanceReport) =>
+  report.rules.filter(({ outcome }) => outcome.result === 'failed');
+
+describe.each([
+  { title: 'two instances on PostgreSQL and Redis', database: 'postgresql', names: ['one', 'two'] },
+  { title: 'one instance on SQLite and Redis', database: 'sqlite', names: ['one'] },
+] as const)('through HAProxy, $title', ({ database, names }) => {
+  let deployment: BalancedDeployment;
+  let key: string;
+
+  beforeAll(async () => {
+    deployment = await startBalancedDeployment({
+      database,
+      names,
+      checks: { intervalMs: 200, fall: 3, rise: 2 },
+    });
+    key = await (deployment.instances[0] as LiveServer).createKey(ROOMY);
+  }, 90_000);
+
+  afterAll(async () => {
+    await deployment?.stop();
+  });
+
+  test('read-only, then with --allow-writes, then read-only again: every rule passes', async () => {
+    const empty = await runConformance({ baseUrl: deployment.url, key, plan: 'enterprise' });
+    expect(failures(empty), formatReport(empty)).toEqual([]);
+
+    const written = await runConformance({ baseUrl: deployment.url, key, allowWrites: true });
+    expect(failures(written), formatReport(written)).toEqual([]);
+
+    const read = await runConformance({ baseUrl: deployment.url, key, plan: 'enterprise' });
+    expect(failures(read), formatReport(read)).toEqual([]);
+    // Links name the balancer's front, which forwards the Host header: the origin called.
+    expect(read.observed).toContainEqual([
+      'Origin of Link URLs',
+      `${deployment.url}, the origin the check called`,
+    ]);
+  });
+});
