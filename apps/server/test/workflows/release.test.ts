@@ -125,7 +125,7 @@ describe('releasing', () => {
 
   afterAll(() => checkout?.remove());
 
-  it('the dry run publishes only the contract, the client and the conformance check, each with only its build, README and license', async () => {
+  it('the dry run publishes only the contract, the client and the conformance check, each with only its build, its command, README and license', async () => {
     const { stdout, stderr } = await run('pnpm', ['release:dry-run'], { cwd: checkout.root });
     const packages = packedFiles(`${stdout}\n${stderr}`);
 
@@ -133,7 +133,10 @@ describe('releasing', () => {
     for (const [name, files] of packages) {
       expect(
         files.filter(
-          (file) => !/^(dist\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/.test(file),
+          (file) =>
+            !/^(dist\/.+|bin\/[\w-]+\.js|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/.test(
+              file,
+            ),
         ),
         name,
       ).toEqual([]);
