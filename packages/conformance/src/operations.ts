@@ -13,7 +13,7 @@ import type { z } from 'zod';
 
 type Resource = Contract[keyof Contract];
 
-/** An operation of the contract, e.g. `contract.pets.getPet`. */
+/** An operation of the contract, e.g. `petsContract.getPet`. */
 export type Operation = Resource[keyof Resource];
 
 export function operations(): Operation[] {

@@ -1,5 +1,5 @@
 /** Reading a page of `listPets` as a client does: its pets, and the `Link` to the next one. */
-import { contract, type Pet } from '@animal-store/contract';
+import { type Pet, petsContract } from '@animal-store/contract';
 import { expectBody, expectStatus, expectThat } from './expectations.js';
 import type { Exchange } from './http/exchange.js';
 import { linkWithRel } from './link-header.js';
@@ -22,7 +22,7 @@ function nextPageUrl(exchange: Exchange): URL | undefined {
 export async function readPage(probe: Probe, target: string): Promise<Page> {
   const exchange = await probe.send({ method: 'GET', target });
   expectStatus(exchange, 200);
-  const pets = expectBody(exchange, contract.pets.listPets.responses[200]);
+  const pets = expectBody(exchange, petsContract.listPets.responses[200]);
   const ids = pets.map((pet) => pet.id);
   expectThat(
     ids.every((id, index) => index === 0 || id > (ids[index - 1] as number)),

@@ -1,4 +1,4 @@
-import { contract, type NewPet, type Pet } from '@animal-store/contract';
+import { type NewPet, type Pet, petsContract } from '@animal-store/contract';
 import {
   expectBody,
   expectError,
@@ -9,7 +9,7 @@ import {
 import type { Exchange } from '../http/exchange.js';
 import type { Probe, RuleGroup } from '../rule.js';
 
-const { createPet, getPet } = contract.pets;
+const { createPet, getPet } = petsContract;
 
 /** A name that tells the deployment's operators where these pets came from. */
 const petName = (purpose: string) => `Conformance check: ${purpose}`;

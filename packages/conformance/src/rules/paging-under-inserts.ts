@@ -1,4 +1,4 @@
-import { contract, PAGE_SIZE } from '@animal-store/contract';
+import { PAGE_SIZE, petsContract } from '@animal-store/contract';
 import { expectBody, expectStatus, expectThat } from '../expectations.js';
 import { type Page, readPage } from '../pages.js';
 import { type Probe, type RuleGroup, skip } from '../rule.js';
@@ -18,7 +18,7 @@ async function addPet(probe: Probe, purpose: string): Promise<number> {
     },
   });
   expectStatus(exchange, 201);
-  return expectBody(exchange, contract.pets.createPet.responses[201]).id;
+  return expectBody(exchange, petsContract.createPet.responses[201]).id;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { contract, deprecationHeadersOf, MAX_INTEGER_ID } from '@animal-store/contract';
+import { deprecationHeadersOf, MAX_INTEGER_ID, petsContract } from '@animal-store/contract';
 import {
   expectBody,
   expectError,
@@ -10,7 +10,7 @@ import type { Exchange } from '../http/exchange.js';
 import { type Operation, operationName, operations, pathOf } from '../operations.js';
 import type { Rule, RuleGroup } from '../rule.js';
 
-const { getPet } = contract.pets;
+const { getPet } = petsContract;
 
 /** `01` would alias `1`: an id is canonical decimal, so no pet lives at this path. */
 const NOT_AN_ID = '01';

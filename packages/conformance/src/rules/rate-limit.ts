@@ -1,4 +1,4 @@
-import { contract } from '@animal-store/contract';
+import { petsContract } from '@animal-store/contract';
 import {
   expectBody,
   expectError,
@@ -105,7 +105,7 @@ const SPENDING_REQUEST = { method: 'GET', target: '/v1/pets?limit=1' } as const;
 
 function expectRateLimited(exchange: Exchange): void {
   expectError(exchange, 'rate_limited');
-  expectBody(exchange, contract.pets.listPets.responses[429]);
+  expectBody(exchange, petsContract.listPets.responses[429]);
   const retryAfter = expectHeader(exchange, 'Retry-After');
   expectThat(
     WHOLE_NUMBER.test(retryAfter) && Number(retryAfter) >= 1,

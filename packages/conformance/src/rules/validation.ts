@@ -1,8 +1,8 @@
-import { contract } from '@animal-store/contract';
+import { petsContract } from '@animal-store/contract';
 import { expectBody, expectError, expectValidationDetails } from '../expectations.js';
 import type { RuleGroup } from '../rule.js';
 
-const { listPets, createPet } = contract.pets;
+const { listPets, createPet } = petsContract;
 
 /**
  * Bodies no deployment can store (an empty name, category 0, an unknown field): sent read-only,
