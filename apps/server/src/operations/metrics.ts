@@ -142,30 +142,30 @@ export function createServerMetrics() {
 
     /** Gauges of the work the server admits, read at scrape time. */
     watchLoad(load: { limit: () => number; inFlight: () => number; waiting: () => number }): void {
-      new Gauge({
-        name: `${PREFIX}concurrency_limit`,
-        help: 'How many requests the server admits at once now, learned from their latency; past it, requests wait, and are shed if they wait too long.',
-        registers: [registry],
-        collect() {
-          this.set(load.limit());
-        },
-      });
-      new Gauge({
-        name: `${PREFIX}requests_in_flight`,
-        help: 'Requests admitted and not yet answered (probes and preflights apart).',
-        registers: [registry],
-        collect() {
-          this.set(load.inFlight());
-        },
-      });
-      new Gauge({
-        name: `${PREFIX}requests_waiting`,
-        help: 'Requests beyond the concurrency limit waiting for room.',
-        registers: [registry],
-        collect() {
-          this.set(load.waiting());
-        },
-      });
+      const loadGauge = (name: string, help: string, read: () => number) =>
+        new Gauge({
+          name: `${PREFIX}${name}`,
+          help,
+          registers: [registry],
+          collect() {
+            this.set(read());
+          },
+        });
+      loadGauge(
+        'concurrency_limit',
+        'How many requests the server admits at once now, learned from their latency; past it, requests wait, and are shed if they wait too long.',
+        load.limit,
+      );
+      loadGauge(
+        'requests_in_flight',
+        'Requests admitted and not yet answered (probes and preflights apart).',
+        load.inFlight,
+      );
+      loadGauge(
+        'requests_waiting',
+        'Requests beyond the concurrency limit waiting for room.',
+        load.waiting,
+      );
     },
 
     /** Gauges read at scrape time from the server's dependencies. */
