@@ -5,20 +5,22 @@ const settings = { targetLatencyMs: 25, initial: 100, min: 10, max: 1_000, windo
 
 /**
  * One window of `latencyMs` samples, ended by a sample after it; `reached` when requests found
- * the limit reached meanwhile. Returns the limit after the window.
+ * the limit reached meanwhile, with `inFlight` requests in the server (else a light 10). Returns
+ * the limit after the window.
  */
 function window(
   limit: ConcurrencyLimit,
   clock: { ms: number },
   latencyMs: number,
   reached: boolean,
+  inFlight = reached ? limit.value : 10,
 ) {
   for (let i = 0; i < 20; i += 1) {
     if (reached) limit.reached();
-    limit.sample(latencyMs, clock.ms);
+    limit.sample(latencyMs, clock.ms, inFlight);
     clock.ms += 5;
   }
-  limit.sample(latencyMs, clock.ms);
+  limit.sample(latencyMs, clock.ms, inFlight);
   return limit.value;
 }
 
@@ -56,6 +58,16 @@ describe('the concurrency limit', () => {
     expect(limit.targetLatencyMs).toBe(80);
     expect(window(limit, clock, 60, true)).toBeGreaterThan(100);
     expect(window(limit, clock, 160, true)).toBeLessThan(100);
+  });
+
+  it('learns no baseline from a crowd that happened not to find it reached: its latency is queueing', () => {
+    const limit = new ConcurrencyLimit(settings);
+    const clock = { ms: 0 };
+    window(limit, clock, 300, false, 60);
+    expect(limit.targetLatencyMs).toBe(25);
+    expect(window(limit, clock, 300, true)).toBe(50);
+    window(limit, clock, 40, false, 25);
+    expect(limit.targetLatencyMs).toBe(80);
   });
 
   it('forgets the normal latency of more than a minute ago', () => {

@@ -9,8 +9,8 @@
 export interface ConcurrencyLimitSettings {
   /**
    * The latency protected: the 90th percentile of admitted requests' time in the server, in ms.
-   * Twice the lowest such percentile seen in the last minute without the limit reached is
-   * protected instead when that is higher (a deployment whose normal latency is higher).
+   * Twice the lowest such percentile of a light window in the last minute is protected instead
+   * when that is higher (a deployment whose normal latency is higher).
    */
   targetLatencyMs: number;
   /** The limit before anything is measured. */
@@ -51,7 +51,8 @@ export class ConcurrencyLimit {
   #sampled = 0;
   #windowStartMs: number | undefined;
   #reachedInWindow = false;
-  /** The 90th percentiles of recent windows in which the limit was not reached. */
+  #mostInFlightInWindow = 0;
+  /** The 90th percentiles of recent light windows. */
   readonly #baselines: number[] = [];
 
   constructor(settings: Partial<ConcurrencyLimitSettings> = {}) {
@@ -75,9 +76,13 @@ export class ConcurrencyLimit {
     this.#reachedInWindow = true;
   }
 
-  /** An admitted request finished, `latencyMs` after it was admitted, at `nowMs`. */
-  sample(latencyMs: number, nowMs: number): void {
+  /**
+   * An admitted request finished, `latencyMs` after it was admitted, at `nowMs`, with `inFlight`
+   * requests in the server, itself included.
+   */
+  sample(latencyMs: number, nowMs: number, inFlight: number): void {
     this.#windowStartMs ??= nowMs;
+    this.#mostInFlightInWindow = Math.max(this.#mostInFlightInWindow, inFlight);
     this.#samples[this.#sampled % MOST_SAMPLES] = latencyMs;
     this.#sampled += 1;
     if (nowMs - this.#windowStartMs >= this.#settings.windowMs) this.#endWindow(nowMs);
@@ -86,13 +91,15 @@ export class ConcurrencyLimit {
   /**
    * Reconsidered only in a window where the limit was reached: then it shrinks by how far the
    * latency overshot its target, or grows while the latency is within it. A window in which it
-   * was not reached is normal load, whatever its latency: it teaches the baseline instead.
+   * was not reached does not move it, whatever its latency. Only a light one, never more than
+   * half the limit in the server, teaches the baseline: a crowd can leave a window in which no
+   * request waited, and its latency, queueing in the server included, taken for normal would
+   * raise the target with the crowd, and the limit with it (measured in docs/performance.md).
    */
   #endWindow(nowMs: number): void {
     const latency = percentile90(this.#samples, Math.min(this.#sampled, MOST_SAMPLES));
     if (!this.#reachedInWindow) {
-      this.#baselines.push(latency);
-      if (this.#baselines.length > BASELINE_WINDOWS) this.#baselines.shift();
+      if (this.#mostInFlightInWindow <= this.#limit / 2) this.#learnBaseline(latency);
     } else {
       const target = this.targetLatencyMs;
       const { min, max } = this.#settings;
@@ -105,6 +112,12 @@ export class ConcurrencyLimit {
     }
     this.#sampled = 0;
     this.#reachedInWindow = false;
+    this.#mostInFlightInWindow = 0;
     this.#windowStartMs = nowMs;
+  }
+
+  #learnBaseline(latency: number): void {
+    this.#baselines.push(latency);
+    if (this.#baselines.length > BASELINE_WINDOWS) this.#baselines.shift();
   }
 }

@@ -237,9 +237,9 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     const counted = res as CountedResponse;
     if (counted[ADMITTED] !== true) return;
     counted[ADMITTED] = false;
-    inFlight -= 1;
     const at = now();
-    limit.sample(elapsedMs, at);
+    limit.sample(elapsedMs, at, inFlight);
+    inFlight -= 1;
     if (waiting > 0) admitWaiting(admitted);
     endSheddingIfQuiet(at);
   }
