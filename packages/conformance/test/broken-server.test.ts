@@ -109,6 +109,15 @@ const breakages: {
     replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/pets`,
   },
   {
+    // The origin is not one the deployment allows (this server allows none): no preflight of it
+    // is answered.
+    rule: 'a preflight from the allowed origin (--origin) answers 204 with Access-Control-* and X-RateLimit-*',
+    breakage: {},
+    options: () => ({ origin: 'https://shop.conformance.example' }),
+    replayed: (baseUrl) =>
+      `curl -i -X OPTIONS '${baseUrl}/v1/pets' -H 'Origin: https://shop.conformance.example' -H 'Access-Control-Request-Method: POST'`,
+  },
+  {
     // As a proxy that drops what it finds too long instead of refusing the request.
     rule: 'request headers over 16 KiB answer 431 headers_too_large',
     breakage: {
