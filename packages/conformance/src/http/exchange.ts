@@ -188,8 +188,17 @@ function sendVerbatim(baseUrl: string, request: RecordedRequest, keys: Keys): Pr
   });
 }
 
+/**
+ * The URL a request is sent to. A verbatim target that is not a path (`*`, or an absolute URL of
+ * another scheme) goes to the origin, its `/` standing for it; `target` says what was sent.
+ */
+function urlOf(baseUrl: string, spec: RequestSpec): string {
+  const pathOnly = !spec.verbatim || spec.target.startsWith('/');
+  return new URL(pathOnly ? spec.target : '/', baseUrl).toString();
+}
+
 export async function send(baseUrl: string, keys: Keys, spec: RequestSpec): Promise<Exchange> {
-  const request = recorded(new URL(spec.target, baseUrl).toString(), spec);
+  const request = recorded(urlOf(baseUrl, spec), spec);
   if (spec.verbatim) return sendVerbatim(baseUrl, request, keys);
   const headers = new Headers(headersOf(request, keys));
   try {

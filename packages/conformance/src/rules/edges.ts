@@ -83,5 +83,24 @@ export const edgeRules: RuleGroup = {
         expectRefusal(exchange, 'malformed_request');
       },
     },
+    {
+      name: 'a request target of another scheme than http and https (ftp://…) answers 400 malformed_request',
+      async check(probe) {
+        const { host } = new URL(probe.options.baseUrl);
+        const exchange = await probe.send({
+          method: 'GET',
+          target: `ftp://${host}/v1/pets?limit=1`,
+          verbatim: true,
+        });
+        expectRefusal(exchange, 'malformed_request');
+      },
+    },
+    {
+      name: 'OPTIONS * answers 404 not_found: it names no path',
+      async check(probe) {
+        const exchange = await probe.send({ method: 'OPTIONS', target: '*', verbatim: true });
+        expectRefusal(exchange, 'not_found');
+      },
+    },
   ],
 };
