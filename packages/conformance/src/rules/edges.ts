@@ -29,7 +29,9 @@ export const OVERSIZED_HEADERS: Pick<RequestSpec, 'headers' | 'headerShell'> = {
  * too large or malformed itself answers with neither, and the service never sees it.
  */
 function answeredInFront({ response }: Exchange): boolean {
-  if (response.status < 400 || response.headers['x-request-id'] !== undefined) return false;
+  // A refusal (4xx): a proxy's 502 or 503 says the service is away, not that it was not asked.
+  const refusal = response.status >= 400 && response.status < 500;
+  if (!refusal || response.headers['x-request-id'] !== undefined) return false;
   try {
     return !ErrorBodySchema.safeParse(JSON.parse(response.body)).success;
   } catch {
@@ -54,9 +56,9 @@ function expectRefusal(exchange: Exchange, code: ErrorCode): void {
 
 /**
  * Requests a client should never send, refused before routing. Sent with the key, so that those
- * that reach the service are counted against it rather than the calling IP's small budget. They run after the rules over
- * every answer of the run (X-Request-Id, X-RateLimit-*): a proxy in front may refuse them itself,
- * with an answer of its own that says nothing about the service.
+ * that reach the service are counted against it rather than the calling IP's small budget. They
+ * run after the rules over every answer of the run (X-Request-Id, X-RateLimit-*): a proxy in
+ * front may refuse them itself, with an answer of its own that says nothing about the service.
  */
 export const edgeRules: RuleGroup = {
   name: 'Requests at the edges of HTTP (431, 400)',
