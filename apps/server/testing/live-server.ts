@@ -23,6 +23,8 @@ export interface LiveServer {
    * event loop keeps noticing keep-alive connections the server closes meanwhile.
    */
   createKey(plan: KeyPlan): Promise<string>;
+  /** Revokes a key `createKey` made, with `keys revoke <id> --json`. */
+  revokeKey(key: string): Promise<void>;
   /** SIGTERM, then the process's exit code once it has ended. */
   stop(): Promise<number | null>;
   /** Sends `signal` and returns at once, as an orchestrator or an operator's `kill` does. */
@@ -114,6 +116,12 @@ export async function startLiveServer(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
+  const runKeys = async (args: readonly string[]) =>
+    (await promisify(execFile)(process.execPath, [keys, ...args], { env, encoding: 'utf8' }))
+      .stdout;
+  /** The public id (`key_…`) of each key created, by the key itself. */
+  const ids = new Map<string, string>();
+
   return {
     baseUrl,
     stop,
@@ -124,12 +132,23 @@ export async function startLiveServer(
         plan.plan === 'enterprise'
           ? ['--per-minute', String(plan.perMinute), '--per-day', String(plan.perDay)]
           : [];
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [keys, 'create', '--label', `${label} test`, '--plan', plan.plan, ...limits, '--json'],
-        { env, encoding: 'utf8' },
-      );
-      return (JSON.parse(stdout) as { key: string }).key;
+      const stdout = await runKeys([
+        'create',
+        '--label',
+        `${label} test`,
+        '--plan',
+        plan.plan,
+        ...limits,
+        '--json',
+      ]);
+      const { id, key } = JSON.parse(stdout) as { id: string; key: string };
+      ids.set(key, id);
+      return key;
+    },
+    async revokeKey(key) {
+      const id = ids.get(key);
+      if (id === undefined) throw new Error('revokeKey: not a key createKey made');
+      await runKeys(['revoke', id, '--json']);
     },
   };
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * npx @animal-store/conformance --base-url <url> --key <key> [--plan <plan>] [--allow-writes]
- * [--spend-rate-limit] [--json]: exit code 0 when every rule passed, 1 when one failed, 2 when
- * the command was misused.
+ * npx @animal-store/conformance --base-url <url> --key <key> [--plan <plan> [--per-minute <n>
+ * --per-day <n>]] [--revoked-key <key>] [--origin <origin>] [--allow-writes] [--spend-rate-limit]
+ * [--json]: exit code 0 when every rule passed, 1 when one failed, 2 when the command was misused.
  */
 import { parseArgs } from 'node:util';
-import { KEY_VARIABLE } from './http/exchange.js';
+import { KEY_VARIABLE, REVOKED_KEY_VARIABLE } from './http/exchange.js';
 import { PLANS, type Plan } from './options.js';
 import { formatReport } from './report.js';
 import { runConformance } from './run.js';
@@ -19,6 +19,12 @@ Read-only unless --allow-writes: no pet is created.
   --key <key>           An API key of the deployment (default: $${KEY_VARIABLE}, which keeps it
                         out of the shell's history)
   --plan <plan>         The key's plan (${PLANS.join(', ')}): X-RateLimit-Limit must show its numbers
+  --per-minute <n>      With --plan enterprise, the key's own requests per minute (with --per-day)
+  --per-day <n>         With --plan enterprise, the key's own requests per day (with --per-minute)
+  --revoked-key <key>   A revoked key of the deployment, which must be refused (default:
+                        $${REVOKED_KEY_VARIABLE}); without it, that rule is skipped
+  --origin <origin>     A browser origin the deployment allows (CORS_ORIGINS), e.g.
+                        https://shop.example.com: its preflights must be answered
   --allow-writes        Also create pets: creates, Idempotency-Key replays and 409s, paging while
                         pets are added. For staging: the interface cannot delete a pet
   --spend-rate-limit    Also drive the key to 429 (spends the rest of its minute)
@@ -28,6 +34,29 @@ Read-only unless --allow-writes: no pet is created.
 
 class UsageError extends Error {}
 
+const WHOLE_NUMBER = /^[1-9][0-9]*$/;
+
+/** --per-minute and --per-day: both, with --plan enterprise only, as the key command takes them. */
+function enterpriseLimits(
+  plan: string | undefined,
+  perMinute: string | undefined,
+  perDay: string | undefined,
+): { perMinute?: number; perDay?: number } {
+  if (perMinute === undefined && perDay === undefined) return {};
+  if (plan !== 'enterprise' || perMinute === undefined || perDay === undefined) {
+    throw new UsageError('--per-minute and --per-day go together, with --plan enterprise');
+  }
+  for (const [flag, value] of [
+    ['--per-minute', perMinute],
+    ['--per-day', perDay],
+  ]) {
+    if (!WHOLE_NUMBER.test(value as string) || !Number.isSafeInteger(Number(value))) {
+      throw new UsageError(`${flag} must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`);
+    }
+  }
+  return { perMinute: Number(perMinute), perDay: Number(perDay) };
+}
+
 function parseOptions(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
@@ -35,6 +64,10 @@ function parseOptions(argv: string[]) {
       'base-url': { type: 'string' },
       key: { type: 'string' },
       plan: { type: 'string' },
+      'per-minute': { type: 'string' },
+      'per-day': { type: 'string' },
+      'revoked-key': { type: 'string' },
+      origin: { type: 'string' },
       'allow-writes': { type: 'boolean', default: false },
       'spend-rate-limit': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -55,11 +88,18 @@ function parseOptions(argv: string[]) {
   if (plan !== undefined && !PLANS.includes(plan as Plan)) {
     throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
   }
+  const origin = values.origin;
+  if (origin !== undefined && !(URL.canParse(origin) && new URL(origin).origin === origin)) {
+    throw new UsageError('--origin must be an origin, e.g. https://shop.example.com');
+  }
   return {
     options: {
       baseUrl,
       key,
       plan: plan as Plan | undefined,
+      ...enterpriseLimits(plan, values['per-minute'], values['per-day']),
+      revokedKey: values['revoked-key'] || process.env[REVOKED_KEY_VARIABLE] || undefined,
+      origin,
       allowWrites: values['allow-writes'],
       spendRateLimit: values['spend-rate-limit'],
     },

@@ -26,6 +26,20 @@ export interface ConformanceOptions {
   readonly allowWrites?: boolean;
   /** The key's plan, whose numbers `X-RateLimit-Limit` must show. Unchecked when undefined. */
   readonly plan?: Plan;
+  /** On the enterprise plan, the key's own requests per UTC minute. */
+  readonly perMinute?: number;
+  /** On the enterprise plan, the key's own requests per UTC day. */
+  readonly perDay?: number;
+  /**
+   * A key of the deployment that was revoked: requests with it must be refused. It only appears in
+   * reports as `$ANIMAL_STORE_REVOKED_KEY`. The rule is skipped when undefined.
+   */
+  readonly revokedKey?: string;
+  /**
+   * A browser origin the deployment allows (`CORS_ORIGINS`), e.g. `https://shop.example.com`: its
+   * preflights must be answered. Undefined, only what holds for origins it does not allow is checked.
+   */
+  readonly origin?: string;
   /** Add the rule that drives the key to 429, which spends the rest of its minute. */
   readonly spendRateLimit?: boolean;
 }

@@ -20,7 +20,12 @@ function requestLines(request: RecordedRequest): string[] {
   const body =
     request.body &&
     `${request.body.contentType ?? 'no Content-Type'}, ${request.body.text.length} characters`;
-  return [`Request:  ${request.method} ${request.url}${body ? ` (body: ${body})` : ''}`];
+  // A target sent as it is (a `#` in it, `*`) is shown as sent, with where it went.
+  const target =
+    request.target === undefined
+      ? request.url
+      : `${request.target} (the request target, to ${new URL(request.url).origin})`;
+  return [`Request:  ${request.method} ${target}${body ? ` (body: ${body})` : ''}`];
 }
 
 function responseLines(response: RecordedResponse): string[] {

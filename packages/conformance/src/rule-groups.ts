@@ -1,12 +1,15 @@
 import type { RuleGroup } from './rule.js';
 import { authenticationRules } from './rules/authentication.js';
 import { creationRules } from './rules/creation.js';
+import { crossOriginRules } from './rules/cross-origin.js';
 import { documentRules } from './rules/documents.js';
+import { edgeRules } from './rules/edges.js';
 import { linkOriginRules } from './rules/link-origin.js';
 import { pagingRules } from './rules/paging.js';
 import { pagingUnderInsertsRules } from './rules/paging-under-inserts.js';
 import { petLookupRules } from './rules/pet-lookup.js';
-import { rateLimitRules } from './rules/rate-limit.js';
+import { probeRules } from './rules/probes.js';
+import { rateLimitRules, rateLimitSpendingRules } from './rules/rate-limit.js';
 import { requestBodyRules } from './rules/request-bodies.js';
 import { requestIdRules } from './rules/request-id.js';
 import { routingRules } from './rules/routing.js';
@@ -15,11 +18,13 @@ import { validationRules } from './rules/validation.js';
 /**
  * Every rule, in the order they run. Those that create pets come before those that page, so that
  * with --allow-writes even an empty deployment has pages to follow. The rules over every answer
- * of the run (X-Request-Id, X-RateLimit-*) come after the others, and the one that drives the
- * key to 429 last of all.
+ * of the run (X-Request-Id, X-RateLimit-*) come after the others but two: the requests at the
+ * edges of HTTP, which a proxy in front may answer itself, come after them, and the one that
+ * drives the key to 429 last of all.
  */
 export const RULE_GROUPS: readonly RuleGroup[] = [
   documentRules,
+  probeRules,
   authenticationRules,
   validationRules,
   creationRules,
@@ -28,7 +33,10 @@ export const RULE_GROUPS: readonly RuleGroup[] = [
   linkOriginRules,
   petLookupRules,
   routingRules,
+  crossOriginRules,
   requestBodyRules,
   requestIdRules,
   rateLimitRules,
+  edgeRules,
+  rateLimitSpendingRules,
 ];

@@ -98,7 +98,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         earlierExchanges: [...sent],
         observed,
         async send(request) {
-          const exchange = await send(baseUrl, options.key, request);
+          const exchange = await send(baseUrl, options, request);
           sent.push(exchange);
           return exchange;
         },

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { formatReport, runConformance } from '../src/index.js';
+import { type ConformanceOptions, formatReport, runConformance } from '../src/index.js';
 import {
   type Breakage,
   type BreakingProxy,
@@ -15,13 +15,23 @@ import {
 } from './support/breaking-proxy.js';
 import { COMMAND } from './support/command.js';
 
+// Without Redis or a public URL, as startLiveServer's own environment.
+const { PUBLIC_URL: _publicUrl, REDIS_URL: _redisUrl, ...environment } = process.env;
+
 let server: LiveServer;
 let key: string;
 const proxies: BreakingProxy[] = [];
 
+let revokedKey: string;
+
 beforeAll(async () => {
-  server = await startLiveServer('conformance-broken');
+  // Behind the breaking proxies, whose X-Forwarded-For it believes (each counted apart).
+  server = await startLiveServer('conformance-broken', {
+    env: { ...environment, TRUST_PROXY: '127.0.0.1' },
+  });
   key = await server.createKey(ROOMY);
+  revokedKey = await server.createKey({ plan: 'free' });
+  await server.revokeKey(revokedKey);
   // Pages to follow, for the rules about Link.
   for (const name of ['Rex', 'Tom']) {
     await fetch(`${server.baseUrl}/v1/pets`, {
@@ -43,36 +53,101 @@ async function brokenDeployment(breakage: Breakage): Promise<string> {
   return proxy.baseUrl;
 }
 
-const breakages: { rule: string; breakage: Breakage; replayed: string }[] = [
+/** Whichever is asked, /healthz and /readyz answer as a request counted against the IP. */
+const countedProbes = (target: string) =>
+  /^\/(healthz|readyz)$/.test(target) ? '/v1/pets?limit=1' : target;
+
+const breakages: {
+  rule: string;
+  breakage: Breakage;
+  /** The options of the run besides the base URL and the key (read once the keys are made). */
+  options?: () => Partial<ConformanceOptions>;
+  /** The curl command of the failure, given the broken deployment's base URL. */
+  replayed: (baseUrl: string) => string;
+}[] = [
   {
     rule: 'every answer of this run carried an X-Request-Id',
     breakage: { answerHeaders: without('x-request-id') },
-    replayed: "/v1/openapi.json'",
+    replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/openapi.json'`,
   },
   {
     // As a proxy that sends the server a Host of its own, with no PUBLIC_URL set.
     rule: 'rel="next" URLs name the origin the check called, or PUBLIC_URL',
     breakage: { requestHeaders: (headers, target) => ({ ...headers, host: target.host }) },
-    replayed: "/v1/pets?limit=1'",
+    replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/pets?limit=1'`,
   },
   {
     // As a server whose page limit is 200 would: asked for 101, it answers a page.
     rule: 'listPets answers 400 to limit above 100',
     breakage: { target: (target) => target.replace('limit=101', 'limit=100') },
-    replayed: "/v1/pets?limit=101'",
+    replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/pets?limit=101'`,
+  },
+  {
+    // As a deployment that still accepts a key after its revocation.
+    rule: 'listPets answers 401 to a revoked key (--revoked-key), with the challenge',
+    breakage: {
+      requestHeaders: (headers) =>
+        headers.authorization === `Bearer ${revokedKey}`
+          ? { ...headers, authorization: `Bearer ${key}` }
+          : headers,
+    },
+    options: () => ({ revokedKey }),
+    replayed: (baseUrl) =>
+      `curl -i -X GET '${baseUrl}/v1/pets' -H "Authorization: Bearer $ANIMAL_STORE_REVOKED_KEY"`,
+  },
+  {
+    // As a deployment that counts its probes against the client's IP.
+    rule: 'the probes are not counted against the calling IP, nor refused by rate limiting',
+    breakage: { target: countedProbes },
+    replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/pets?limit=1'`,
+  },
+  {
+    // The key's own numbers are not the ones the check is told.
+    rule: "answers to the key show its plan's limits (--plan)",
+    breakage: {},
+    options: () => ({ plan: 'enterprise', perMinute: 99_999, perDay: 1_000_000 }),
+    replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/pets`,
+  },
+  {
+    // The origin is not one the deployment allows (this server allows none): no preflight of it
+    // is answered.
+    rule: 'a preflight from the allowed origin (--origin) answers 204 with Access-Control-* and X-RateLimit-*',
+    breakage: {},
+    options: () => ({ origin: 'https://shop.conformance.example' }),
+    replayed: (baseUrl) =>
+      `curl -i -X OPTIONS '${baseUrl}/v1/pets' -H 'Origin: https://shop.conformance.example' -H 'Access-Control-Request-Method: POST'`,
+  },
+  {
+    // As a proxy that drops what it finds too long instead of refusing the request.
+    rule: 'request headers over 16 KiB answer 431 headers_too_large',
+    breakage: {
+      requestHeaders: (headers) =>
+        Object.fromEntries(
+          Object.entries(headers).filter(([name]) => !name.startsWith('x-conformance-padding')),
+        ),
+    },
+    replayed: (baseUrl) =>
+      `curl -i -X GET '${baseUrl}/v1/pets?limit=1' -H "Authorization: Bearer $ANIMAL_STORE_KEY" -H "X-Conformance-Padding-1: $(head -c 3482 /dev/zero | tr '\\0' x)"`,
+  },
+  {
+    // As a proxy that cuts the fragment off, and the query after it with it.
+    rule: 'a # in the request target answers 400 malformed_request',
+    breakage: { target: (target) => target.replace(/#.*/, '') },
+    replayed: (baseUrl) =>
+      `curl -i -X GET --request-target '/v1/pets?limit=1#conformance-check' '${baseUrl}'`,
   },
 ];
 
 test.each(breakages)(
   'a deployment that breaks "$rule" fails it',
-  async ({ rule, breakage, replayed }) => {
+  async ({ rule, breakage, options, replayed }) => {
     const baseUrl = await brokenDeployment(breakage);
-    const report = await runConformance({ baseUrl, key });
+    const report = await runConformance({ ...options?.(), baseUrl, key });
 
     expect(report.passed).toBe(false);
     const failed = report.rules.find((candidate) => candidate.rule === rule);
     expect(failed?.outcome.result, formatReport(report)).toBe('failed');
-    expect(formatReport(report)).toContain(`curl -i -X GET '${baseUrl}${replayed}`);
+    expect(formatReport(report)).toContain(replayed(baseUrl));
   },
 );
 

@@ -18,8 +18,13 @@ test('--help prints the usage and exits 0', async () => {
   expect(stdout).toContain('--allow-writes');
 });
 
-test('a missing key or base URL, an unknown plan or flag exits 2 with the usage, and sends nothing', async () => {
+test('a missing key or base URL, an unknown plan or flag, enterprise numbers without --plan enterprise or an origin that is not one exits 2 with the usage, and sends nothing', async () => {
+  const base = ['--base-url', 'http://127.0.0.1:9', '--key', 'ask_x'];
   for (const args of [
+    [...base, '--per-minute', '100', '--per-day', '1000'],
+    [...base, '--plan', 'enterprise', '--per-minute', '100'],
+    [...base, '--plan', 'enterprise', '--per-minute', '0', '--per-day', '1000'],
+    [...base, '--origin', 'https://shop.example.com/'],
     ['--base-url', 'http://127.0.0.1:9'],
     ['--key', 'ask_x'],
     ['--base-url', 'http://127.0.0.1:9', '--key', 'ask_x', '--plan', 'gold'],

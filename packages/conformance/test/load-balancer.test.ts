@@ -8,7 +8,7 @@
  * (`@animal-store/server/testing`), so the server depending on this package would make a cycle.
  */
 
-import { type LiveServer, ROOMY } from '@animal-store/server/testing';
+import { type KeyPlan, type LiveServer, ROOMY } from '@animal-store/server/testing';
 import {
   type BalancedDeployment,
   startBalancedDeployment,
@@ -19,20 +19,30 @@ import { type ConformanceReport, formatReport, runConformance } from '../src/ind
 const failures = (report: ConformanceReport) =>
   report.rules.filter(({ outcome }) => outcome.result === 'failed');
 
+/** A browser origin the instances allow (CORS_ORIGINS). */
+const ORIGIN = 'https://shop.conformance.example';
+/** The ROOMY key's own numbers, for --plan enterprise. */
+const { perMinute, perDay } = ROOMY as Extract<KeyPlan, { plan: 'enterprise' }>;
+
 describe.each([
   { title: 'two instances on PostgreSQL and Redis', database: 'postgresql', names: ['one', 'two'] },
   { title: 'one instance on SQLite and Redis', database: 'sqlite', names: ['one'] },
 ] as const)('through HAProxy, $title', ({ database, names }) => {
   let deployment: BalancedDeployment;
   let key: string;
+  let revokedKey: string;
 
   beforeAll(async () => {
     deployment = await startBalancedDeployment({
       database,
       names,
       checks: { intervalMs: 200, fall: 3, rise: 2 },
+      settings: () => ({ CORS_ORIGINS: ORIGIN }),
     });
-    key = await (deployment.instances[0] as LiveServer).createKey(ROOMY);
+    const instance = deployment.instances[0] as LiveServer;
+    key = await instance.createKey(ROOMY);
+    revokedKey = await instance.createKey({ plan: 'free' });
+    await instance.revokeKey(revokedKey);
   }, 90_000);
 
   afterAll(async () => {
@@ -40,13 +50,22 @@ describe.each([
   });
 
   test('read-only, then with --allow-writes, then read-only again: every rule passes', async () => {
-    const empty = await runConformance({ baseUrl: deployment.url, key, plan: 'enterprise' });
+    const options = {
+      baseUrl: deployment.url,
+      key,
+      plan: 'enterprise',
+      perMinute,
+      perDay,
+      revokedKey,
+      origin: ORIGIN,
+    } as const;
+    const empty = await runConformance(options);
     expect(failures(empty), formatReport(empty)).toEqual([]);
 
-    const written = await runConformance({ baseUrl: deployment.url, key, allowWrites: true });
+    const written = await runConformance({ ...options, allowWrites: true });
     expect(failures(written), formatReport(written)).toEqual([]);
 
-    const read = await runConformance({ baseUrl: deployment.url, key, plan: 'enterprise' });
+    const read = await runConformance(options);
     expect(failures(read), formatReport(read)).toEqual([]);
     // Links name the balancer's front, which forwards the Host header: the origin called.
     expect(read.observed).toContainEqual([

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
+import { OVERSIZED_HEADERS } from '../rules/edges.js';
 import { OVERSIZED_BODY } from '../rules/request-bodies.js';
 import { curlCommand } from './curl.js';
 import type { RecordedRequest } from './exchange.js';
@@ -65,5 +66,34 @@ describe('the curl command that replays a request', () => {
     );
     expect(command.length).toBeLessThan(500);
     expect(argumentsOf(command).at(-1)).toBe(OVERSIZED_BODY.text);
+  });
+
+  test('reads the revoked key from $ANIMAL_STORE_REVOKED_KEY, and sends a target curl would cut as it is', () => {
+    const command = curlCommand(
+      request({
+        url: 'http://127.0.0.1:4010/v1/pets?limit=1#here',
+        target: '/v1/pets?limit=1#here',
+        credential: 'revoked-key',
+      }),
+    );
+    expect(argumentsOf(command, { ANIMAL_STORE_REVOKED_KEY: 'ask_revoked' })).toEqual([
+      '-i',
+      '-X',
+      'GET',
+      '--request-target',
+      '/v1/pets?limit=1#here',
+      'http://127.0.0.1:4010',
+      '-H',
+      'Authorization: Bearer ask_revoked',
+    ]);
+  });
+
+  test('writes a long header as the shell expression that makes it', () => {
+    const command = curlCommand(request({ credential: 'none', ...OVERSIZED_HEADERS }));
+    expect(command.length).toBeLessThan(500);
+    const headers = Object.entries(OVERSIZED_HEADERS.headers ?? {});
+    expect(argumentsOf(command).slice(4)).toEqual(
+      headers.flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    );
   });
 });

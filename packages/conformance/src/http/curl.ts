@@ -1,4 +1,4 @@
-import { KEY_VARIABLE, type RecordedRequest } from './exchange.js';
+import { KEY_VARIABLE, REVOKED_KEY_VARIABLE, type RecordedRequest } from './exchange.js';
 
 /** Single quotes keep every character literal in a POSIX shell; a quote itself is closed and escaped. */
 const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -8,6 +8,9 @@ function authorizationArgument(request: RecordedRequest): string[] {
   if (credential === 'none') return [];
   // Double quotes, so that the shell puts the key in from its variable.
   if (credential === 'key') return ['-H', `"Authorization: Bearer $${KEY_VARIABLE}"`];
+  if (credential === 'revoked-key') {
+    return ['-H', `"Authorization: Bearer $${REVOKED_KEY_VARIABLE}"`];
+  }
   return ['-H', quoted(`Authorization: ${credential.authorization}`)];
 }
 
@@ -22,18 +25,33 @@ function bodyArguments(request: RecordedRequest): string[] {
   return [...type, ...untyped, '--data-binary', data];
 }
 
-/** A curl command that sends `request` again, with the key read from `$ANIMAL_STORE_KEY`. */
+/** A header's argument: its value as sent, or the shell expression that makes a long one. */
+function headerArgument(request: RecordedRequest, name: string, value: string): string {
+  const shell = request.headerShell?.[name];
+  // Double quotes, so that the shell runs the expression; a name has no character they change.
+  return shell === undefined ? quoted(`${name}: ${value}`) : `"${name}: ${shell}"`;
+}
+
+/**
+ * A curl command that sends `request` again, with the key read from `$ANIMAL_STORE_KEY` (the
+ * revoked one from `$ANIMAL_STORE_REVOKED_KEY`).
+ */
 export function curlCommand(request: RecordedRequest): string {
   const headers = Object.entries(request.headers).flatMap(([name, value]) => [
     '-H',
-    quoted(`${name}: ${value}`),
+    headerArgument(request, name, value),
   ]);
   // -X HEAD would make curl wait for a body the answer never has.
   const method = request.method === 'HEAD' ? ['-I'] : ['-i', '-X', request.method];
+  // curl, like fetch, would drop a fragment from the URL: the target is given as sent.
+  const target =
+    request.target === undefined
+      ? [quoted(request.url)]
+      : ['--request-target', quoted(request.target), quoted(new URL(request.url).origin)];
   return [
     'curl',
     ...method,
-    quoted(request.url),
+    ...target,
     ...authorizationArgument(request),
     ...headers,
     ...bodyArguments(request),

@@ -1,3 +1,4 @@
+import { petsContract } from '@animal-store/contract';
 import { expectBody, expectError, expectHeaderValue } from '../expectations.js';
 import type { RequestCredential, RequestSpec } from '../http/exchange.js';
 import {
@@ -9,10 +10,12 @@ import {
   REFUSED_BODY,
   responseSchema,
 } from '../operations.js';
-import type { Rule, RuleGroup } from '../rule.js';
+import { type Rule, type RuleGroup, skip } from '../rule.js';
 
 /** Well-formed but issued by no deployment: refused whatever the keys it holds. */
 const UNKNOWN_KEY = 'ask_conformanceCheckKeyThatNoDeploymentIssued000000';
+
+const INVALID_TOKEN = 'Bearer realm="animal-store", error="invalid_token"';
 
 function requestWithout(operation: Operation, credential: RequestCredential): RequestSpec {
   return {
@@ -34,6 +37,9 @@ function refusedWith(
   return {
     name: `${operationName(operation)} answers 401 ${situation}, with the challenge`,
     async check(probe) {
+      if (credential === 'revoked-key' && probe.options.revokedKey === undefined) {
+        skip('no --revoked-key given');
+      }
       const exchange = await probe.send(requestWithout(operation, credential));
       expectError(exchange, 'unauthorized');
       expectBody(exchange, responseSchema(operation, 401));
@@ -42,15 +48,29 @@ function refusedWith(
   };
 }
 
+/**
+ * A revoked key is refused as an unknown one is; tried on listPets alone, as a request with it is
+ * counted against the calling IP, like any without a valid key.
+ */
+const revokedKeyRule = refusedWith(
+  petsContract.listPets,
+  'to a revoked key (--revoked-key)',
+  'revoked-key',
+  INVALID_TOKEN,
+);
+
 export const authenticationRules: RuleGroup = {
   name: 'Authentication',
-  rules: operations().flatMap((operation) => [
-    refusedWith(operation, 'without a key', 'none', 'Bearer realm="animal-store"'),
-    refusedWith(
-      operation,
-      'to a key it did not issue',
-      { authorization: `Bearer ${UNKNOWN_KEY}` },
-      'Bearer realm="animal-store", error="invalid_token"',
-    ),
-  ]),
+  rules: [
+    ...operations().flatMap((operation) => [
+      refusedWith(operation, 'without a key', 'none', 'Bearer realm="animal-store"'),
+      refusedWith(
+        operation,
+        'to a key it did not issue',
+        { authorization: `Bearer ${UNKNOWN_KEY}` },
+        INVALID_TOKEN,
+      ),
+    ]),
+    revokedKeyRule,
+  ],
 };

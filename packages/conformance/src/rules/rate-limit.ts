@@ -34,7 +34,7 @@ function secondsUntil(exchange: Exchange, reset: number): number | undefined {
 }
 
 /** The headers, consistent with each other and with the answer's `Date`. */
-function rateLimitHeaders(exchange: Exchange): RateLimitHeaders {
+export function rateLimitHeaders(exchange: Exchange): RateLimitHeaders {
   const limit = wholeNumberHeader(exchange, 'X-RateLimit-Limit');
   const remaining = wholeNumberHeader(exchange, 'X-RateLimit-Remaining');
   const reset = wholeNumberHeader(exchange, 'X-RateLimit-Reset');
@@ -166,13 +166,27 @@ export const rateLimitRules: RuleGroup = {
       async check(probe) {
         const keyed = probe.earlierExchanges.filter((exchange) => !countedPerIp(exchange));
         notePlanSeen(probe, keyed);
-        const { plan } = probe.options;
+        const { plan, perMinute, perDay } = probe.options;
         if (plan === undefined) return skip('no --plan given');
-        const limits = PLAN_LIMITS[plan];
-        if (limits === undefined) return skip("an enterprise key's numbers are its own");
-        for (const exchange of keyed) expectPlanLimit(exchange, limits, `the ${plan} plan`);
+        const limits =
+          PLAN_LIMITS[plan] ??
+          (perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : undefined);
+        if (limits === undefined) {
+          return skip(
+            "an enterprise key's numbers are its own: give them with --per-minute and --per-day",
+          );
+        }
+        const whose = PLAN_LIMITS[plan] ? `the ${plan} plan` : 'the enterprise key';
+        for (const exchange of keyed) expectPlanLimit(exchange, limits, whose);
       },
     },
+  ],
+};
+
+/** Last of all: it leaves the key out of requests for the rest of its minute. */
+export const rateLimitSpendingRules: RuleGroup = {
+  name: 'Rate limits: the 429',
+  rules: [
     {
       name: 'over the limit, the key is answered 429 rate_limited with Retry-After (spends the rest of its minute)',
       needs: 'spend-rate-limit',

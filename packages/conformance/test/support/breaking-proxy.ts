@@ -19,19 +19,30 @@ export interface BreakingProxy {
   close(): Promise<void>;
 }
 
+let proxiesStarted = 0;
+
+/**
+ * Each proxy forwards its clients as an address of its own (`X-Forwarded-For`, which a server
+ * that trusts 127.0.0.1 believes: `TRUST_PROXY`), so that the requests without a key of each
+ * broken deployment's run are counted apart, not all against one IP's 60 a minute.
+ */
 export async function startBreakingProxy(
   serverUrl: string,
   breakage: Breakage,
 ): Promise<BreakingProxy> {
   const server = new URL(serverUrl);
-  const proxy = createServer((incoming, outgoing) => {
+  proxiesStarted += 1;
+  const clientAddress = `10.0.${Math.floor(proxiesStarted / 256)}.${proxiesStarted % 256}`;
+  // Headers past the server's 16 KiB are the server's to refuse, not Node's parser's here.
+  const proxy = createServer({ maxHeaderSize: 64 * 1024 }, (incoming, outgoing) => {
+    const headers = breakage.requestHeaders?.({ ...incoming.headers }, server) ?? incoming.headers;
     const forwarded = request(
       {
         host: server.hostname,
         port: server.port,
         method: incoming.method,
         path: breakage.target?.(incoming.url ?? '/') ?? incoming.url,
-        headers: breakage.requestHeaders?.({ ...incoming.headers }, server) ?? incoming.headers,
+        headers: { ...headers, 'x-forwarded-for': clientAddress },
       },
       (answer) => {
         const headers = breakage.answerHeaders?.({ ...answer.headers }) ?? answer.headers;
