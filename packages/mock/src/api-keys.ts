@@ -42,7 +42,7 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 /** The 4 bytes of `value`, big-endian, in unpadded base64url: 6 characters. */
 function base64urlOfUint32(value: number): string {
-  const bits = value * 4; // 32 bits and 4 zero bits of padding: 36 bits, 6 characters.
+  const bits = value * 16; // 32 bits and 4 zero bits of padding: 36 bits, 6 characters.
   let text = '';
   for (let shift = 30; shift >= 0; shift -= 6) {
     text += BASE64URL[Math.floor(bits / 2 ** shift) % 64];

@@ -30,7 +30,10 @@ function malformedHeadOf(request: IncomingMessage): string | undefined {
     .filter((_, index) => index % 2 === 0)
     .map((name) => name.toLowerCase());
   const count = (name: string) => names.filter((sent) => sent === name).length;
-  if (count('host') > 1) return 'The request needs exactly one valid Host header.';
+  const hosts = count('host');
+  if (hosts > 1 || (hosts === 0 && request.httpVersion !== '1.0')) {
+    return 'The request needs exactly one valid Host header.';
+  }
   if (count('authorization') > 1) return 'The request must carry at most one Authorization header.';
   return undefined;
 }
@@ -118,8 +121,30 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { port = 0, host = '127.0.0.1', ...mockOptions } = options;
   const mock = createMock(mockOptions);
   let fallbackHost = host;
-  const server = createServer((request, response) => {
+  // A missing Host is the mock's to answer, with an Error body, rather than Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
     answer(mock, request, response, fallbackHost).catch(() => request.socket.destroy());
+  });
+  // What Node's HTTP parser refuses: an Error body, then the connection closes.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({
+      code: tooLarge ? 'headers_too_large' : 'malformed_request',
+      message: tooLarge
+        ? 'The request headers are larger than 16 KiB.'
+        : 'The request is not valid HTTP.',
+      status,
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${crypto.randomUUID()}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
