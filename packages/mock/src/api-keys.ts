@@ -8,11 +8,15 @@ import { ENTERPRISE_QUOTA, PLAN_QUOTAS, type Plan, type Quota } from './limits.j
 
 /** The key of each plan, and one that was revoked (answered 401 like an unknown key). */
 export interface MockKeys {
+  /** On the Free plan: 60 requests per minute, 1,000 per day. */
   readonly free: string;
+  /** On the Pro plan: 300 per minute, 10,000 per day. */
   readonly pro: string;
+  /** On the Business plan: 1,000 per minute, 100,000 per day. */
   readonly business: string;
   /** On its own numbers: 120 requests per minute, 50,000 per day. */
   readonly enterprise: string;
+  /** A key that was revoked: answered 401 with `error="invalid_token"`, as an unknown one. */
   readonly revoked: string;
 }
 

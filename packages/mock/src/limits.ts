@@ -6,7 +6,9 @@
 
 /** Requests a client may make per UTC calendar minute and per UTC calendar day. */
 export interface Quota {
+  /** Requests per UTC calendar minute. */
   readonly perMinute: number;
+  /** Requests per UTC calendar day. */
   readonly perDay: number;
 }
 

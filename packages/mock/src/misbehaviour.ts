@@ -11,8 +11,9 @@ export type Misbehaviour =
       /** The `Retry-After` of the 503, whole seconds; 1 unless given. */
       readonly retryAfterSeconds?: number;
     }
+  /** Answered as usual, `delayMs` milliseconds of real time later. */
   | { readonly times: number; readonly kind: 'slow'; readonly delayMs: number }
-  /** The connection is dropped without an answer. */
+  /** No answer: the connection is dropped (`Response.error()` from `handle`). */
   | { readonly times: number; readonly kind: 'drop' };
 
 export class Misbehaviours {

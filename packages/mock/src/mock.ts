@@ -51,6 +51,7 @@ export interface MockConnection {
   readonly malformedHead?: string;
 }
 
+/** A mock of the Animal Store API v1: its handler, its clock, its keys and its faults. */
 export interface AnimalStoreMock {
   /**
    * Answers one request. A dropped connection (`misbehave({ kind: 'drop' })`) is
@@ -125,6 +126,7 @@ function methodNotAllowed(method: string, allow: readonly string[]): Response {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A new mock, in its first state: the seed, no counts, no faults. */
 export function createMock(options: MockOptions = {}): AnimalStoreMock {
   const clock = options.clock ?? systemClock();
   const seed = seedPets(options.seed);

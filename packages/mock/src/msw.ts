@@ -5,6 +5,11 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { AnimalStoreMock } from './mock.js';
 
+export type { MockKeys } from './api-keys.js';
+export type { MockClock } from './clock.js';
+export type { Misbehaviour } from './misbehaviour.js';
+export type { AnimalStoreMock, MockConnection } from './mock.js';
+
 export interface MswHandlersOptions {
   /** The origin the program calls, e.g. `https://api.animal-store.example`; a `/v1` suffix is dropped. */
   readonly baseUrl: string;

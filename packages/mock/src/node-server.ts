@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AnimalStoreMock, createMock, type MockOptions } from './mock.js';
 
+/** The mock's options, and where to listen. */
 export interface MockServerOptions extends MockOptions {
   /** The port to listen on; 0 (the default) for any free one. */
   readonly port?: number;
@@ -13,9 +14,11 @@ export interface MockServerOptions extends MockOptions {
   readonly host?: string;
 }
 
+/** The mock listening on a port. */
 export interface MockServer {
   /** The origin it serves, e.g. `http://127.0.0.1:4010`. */
   readonly url: string;
+  /** The mock it serves: its clock, keys, faults and reset. */
   readonly mock: AnimalStoreMock;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
@@ -116,6 +119,7 @@ async function answer(
   response.end(Buffer.from(await answered.arrayBuffer()));
 }
 
+/** Starts a new mock on node:http; `close()` stops it. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { createServer } = await import('node:http');
   const { port = 0, host = '127.0.0.1', ...mockOptions } = options;
