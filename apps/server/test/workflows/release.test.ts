@@ -34,7 +34,8 @@ import {
 const CONTRACT = '@animal-store/contract';
 const CLIENT = '@animal-store/client';
 const CONFORMANCE = '@animal-store/conformance';
-const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT];
+const MOCK = '@animal-store/mock';
+const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT, MOCK];
 /** What a user installs: the consumer program needs the first two, the check runs by itself. */
 const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
@@ -125,7 +126,7 @@ describe('releasing', () => {
 
   afterAll(() => checkout?.remove());
 
-  it('the dry run publishes only the contract, the client and the conformance check, each with only its build, its command, README and license', async () => {
+  it('the dry run publishes only the contract, the client, the conformance check and the mock, each with only its build, its command, README and license', async () => {
     const { stdout, stderr } = await run('pnpm', ['release:dry-run'], { cwd: checkout.root });
     const packages = packedFiles(`${stdout}\n${stderr}`);
 
@@ -196,10 +197,16 @@ describe('releasing', () => {
       expect(released).not.toBe(before);
       expect(await versionOf(checkout, 'packages/client')).toBe(released);
       expect(await versionOf(checkout, 'packages/conformance')).toBe(released);
+      expect(await versionOf(checkout, 'packages/mock')).toBe(released);
       expect(await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)))).toEqual(
         privateBefore,
       );
-      for (const folder of ['packages/contract', 'packages/client', 'packages/conformance']) {
+      for (const folder of [
+        'packages/contract',
+        'packages/client',
+        'packages/conformance',
+        'packages/mock',
+      ]) {
         const changelog = await readFile(join(checkout.root, folder, 'CHANGELOG.md'), 'utf8');
         expect(changelog, folder).toContain(`## ${released}`);
       }
@@ -244,6 +251,7 @@ describe('releasing', () => {
         ['packages/contract', `animal-store-contract-${released}.tgz`],
         ['packages/client', `animal-store-client-${released}.tgz`],
         ['packages/conformance', `animal-store-conformance-${released}.tgz`],
+        ['packages/mock', `animal-store-mock-${released}.tgz`],
       ] as const) {
         const files = await readdir(join(checkout.root, folder, 'api/released'));
         expect(
