@@ -69,6 +69,8 @@ function bodyOf(request: IncomingMessage): ReadableStream<Uint8Array> {
 function urlOf(request: IncomingMessage, fallbackHost: string): string {
   const target = request.url ?? '/';
   if (/^https?:\/\//i.test(target)) return target;
+  // `OPTIONS *` asks about the server as a whole: it names no path, so it finds nothing (404).
+  if (target === '*') return `http://${request.headers.host ?? fallbackHost}/*`;
   return `http://${request.headers.host ?? fallbackHost}${target.split('#')[0]}`;
 }
 

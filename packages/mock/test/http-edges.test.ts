@@ -137,6 +137,7 @@ test('a CORS preflight is answered 204, uncounted; answers to other origins expo
   expect(answer.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
   const options = await raw('OPTIONS', '/v1/pets', []);
   expect(options.status).toBe(405);
+  expect((await raw('OPTIONS', '*', [])).status).toBe(404);
 });
 
 test('with a public URL, Link URLs and the OpenAPI document name it', async () => {
