@@ -112,6 +112,12 @@ test('a repeated Authorization or Host, or a # in the target, is 400 malformed_r
   }
 });
 
+test('headers over 16 KiB are 431 headers_too_large, with an Error body', async () => {
+  const answer = await raw('GET', '/v1/pets', [...auth(), 'X-Padding', 'x'.repeat(20_000)]);
+  expect(answer.status).toBe(431);
+  expect(JSON.parse(answer.body)).toMatchObject({ code: 'headers_too_large', status: 431 });
+});
+
 test('HEAD answers as GET, without a body; the probes answer without a key and are never counted', async () => {
   const head = await raw('HEAD', '/v1/pets', auth());
   expect(head.status).toBe(200);
