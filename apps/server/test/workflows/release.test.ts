@@ -36,10 +36,34 @@ const CLIENT = '@animal-store/client';
 const CONFORMANCE = '@animal-store/conformance';
 const MOCK = '@animal-store/mock';
 const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT, MOCK];
-/** What a user installs: the consumer program needs the first two, the check runs by itself. */
-const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE];
+/**
+ * What a user installs: the consumer program needs the first two, the check runs by itself, and
+ * a user's tests start the mock.
+ */
+const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE, MOCK];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
 const CONSUMER_PROGRAM = 'packages/client/test/consumer/consumer.ts';
+
+/**
+ * A user's test of the published mock, in the project's module system: the mock started on a free
+ * port, and the published conformance check run against it with writes.
+ */
+function mockCheckArguments(moduleSystem: ModuleSystem): string[] {
+  const check = `const server = await startMockServer({ port: 0 });
+    const report = await runConformance({ baseUrl: server.url, key: server.mock.keys.pro, plan: 'pro', allowWrites: true });
+    await server.close();
+    console.log(report.passed ? 'passed' : formatReport(report));`;
+  return moduleSystem === 'esm'
+    ? [
+        '--input-type=module',
+        '--eval',
+        `import { startMockServer } from '${MOCK}'; import { formatReport, runConformance } from '${CONFORMANCE}'; ${check}`,
+      ]
+    : [
+        '--eval',
+        `const { startMockServer } = require('${MOCK}'); const { formatReport, runConformance } = require('${CONFORMANCE}'); (async () => { ${check} })();`,
+      ];
+}
 
 /** Who commits in the copy: CI has no Git identity of its own. */
 const COMMITTER = {
@@ -305,6 +329,10 @@ describe('releasing', () => {
         );
         expect(check.stdout).toMatch(/\d+ passed, 0 failed/);
         expect(check.status).toBe(0);
+
+        const mocked = await project.exec('node', mockCheckArguments(moduleSystem), {});
+        expect(mocked.stderr).toBe('');
+        expect(mocked.stdout.trim()).toBe('passed');
       },
     );
   });
