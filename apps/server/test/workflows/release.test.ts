@@ -288,7 +288,7 @@ describe('releasing', () => {
     });
 
     it.each<ModuleSystem>(['esm', 'commonjs'])(
-      'installs from the registry into a fresh %s project, type-checks under --strict and runs, and the conformance check passes against the server',
+      'installs from the registry into a fresh %s project, type-checks under --strict and runs, and the conformance check passes against the server and against the mock',
       async (moduleSystem) => {
         const registryHost = new URL(registry.url).host;
         const project = await createConsumerProject({
