@@ -44,6 +44,11 @@ export interface MockConnection {
    * after the rate limit, as the interface orders its checks.
    */
   readonly malformedHead?: string;
+  /**
+   * The transport's HTTP parser refused the request (step 1): answered with this code and the
+   * client address's rate-limit standing, neither counted nor held against a ban.
+   */
+  readonly refusedByParser?: 'malformed_request' | 'headers_too_large';
 }
 
 /** A mock of the Animal Store API v1: its handler, its clock, its keys and its faults. */
@@ -107,6 +112,15 @@ const internalError = () =>
     'internal_error',
     'Something went wrong on our side. The request ID identifies it in our logs.',
   );
+
+function parserRefusal(code: 'malformed_request' | 'headers_too_large'): Response {
+  return errorResponse(
+    code,
+    code === 'headers_too_large'
+      ? 'The request headers are larger than 16 KiB.'
+      : 'The request is not valid HTTP.',
+  );
+}
 
 const isPreflight = ({ method, request }: Exchange) =>
   method === 'OPTIONS' &&
@@ -189,8 +203,12 @@ export function createMock(options: MockOptions = {}): AnimalStoreMock {
     });
   }
 
-  /** The interface's order of checks (step 1, HTTP parsing, is the transport's). */
+  /** The interface's order of checks; step 1, HTTP parsing, is the transport's to report. */
   async function answerInOrder(exchange: Exchange): Promise<Answered> {
+    const { refusedByParser } = exchange.connection;
+    if (refusedByParser !== undefined) {
+      return { response: parserRefusal(refusedByParser), standing: uncounted(exchange) };
+    }
     // The probes and preflights: never counted nor refused, whatever they carry.
     if (PROBES.has(exchange.url.pathname) && READ_METHODS.includes(exchange.method)) {
       return { response: jsonResponse(200, { status: 'ok' }), standing: uncounted(exchange) };

@@ -3,7 +3,7 @@
  * and for the command. Node's HTTP parser refuses what is not HTTP, as the real server's does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type AnimalStoreMock, createMock, type MockOptions } from './mock.js';
 
 /** The mock's options, and where to listen. */
@@ -75,8 +75,8 @@ function urlOf(request: IncomingMessage, fallbackHost: string): string {
 }
 
 /** `::ffff:127.0.0.1` counts as 127.0.0.1 (docs/interface.md, "Who is counted"). */
-const addressOf = (request: IncomingMessage) =>
-  request.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+const addressOf = (socket: Socket) =>
+  socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 
 async function answer(
   mock: AnimalStoreMock,
@@ -87,7 +87,7 @@ async function answer(
   const method = request.method ?? 'GET';
   const hasBody = !BODYLESS_METHODS.has(method.toUpperCase());
   const malformedHead = malformedHeadOf(request);
-  const clientAddress = addressOf(request);
+  const clientAddress = addressOf(request.socket);
   let answered: Response;
   try {
     const fetchRequest = new Request(urlOf(request, fallbackHost), {
@@ -121,6 +121,36 @@ async function answer(
   response.end(Buffer.from(await answered.arrayBuffer()));
 }
 
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  431: 'Request Header Fields Too Large',
+};
+
+/**
+ * The answer to bytes Node's HTTP parser refused, written on the socket itself: there is no
+ * request to answer through. Its head is the mock's, with `Connection: close`.
+ */
+async function refuseUnparsable(
+  mock: AnimalStoreMock,
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): Promise<void> {
+  const clientAddress = addressOf(socket);
+  const answered = await mock.handle(new Request('http://unparsable.invalid/'), {
+    ...(clientAddress !== undefined && { clientAddress }),
+    refusedByParser:
+      error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'malformed_request',
+  });
+  const body = Buffer.from(await answered.arrayBuffer());
+  const head = [
+    `HTTP/1.1 ${answered.status} ${STATUS_TEXT[answered.status] ?? ''}`,
+    ...[...answered.headers].map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${body.byteLength}`,
+    'connection: close',
+  ];
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
+}
+
 /** Starts a new mock on node:http; `close()` stops it. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { createServer } = await import('node:http');
@@ -131,26 +161,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer({ requireHostHeader: false }, (request, response) => {
     answer(mock, request, response, fallbackHost).catch(() => request.socket.destroy());
   });
-  // What Node's HTTP parser refuses: an Error body, then the connection closes.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  // What Node's HTTP parser refuses: answered by the mock, then the connection closes.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify({
-      code: tooLarge ? 'headers_too_large' : 'malformed_request',
-      message: tooLarge
-        ? 'The request headers are larger than 16 KiB.'
-        : 'The request is not valid HTTP.',
-      status,
-    });
-    socket.end(
-      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${crypto.randomUUID()}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    refuseUnparsable(mock, error, socket).catch(() => socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,5 +1,6 @@
 /** The Node server at the edges of HTTP, and what the handler says there (docs/interface.md). */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMock, type MockServer, manualClock, startMockServer } from '../src/index.js';
@@ -116,6 +117,26 @@ test('headers over 16 KiB are 431 headers_too_large, with an Error body', async 
   const answer = await raw('GET', '/v1/pets', [...auth(), 'X-Padding', 'x'.repeat(20_000)]);
   expect(answer.status).toBe(431);
   expect(JSON.parse(answer.body)).toMatchObject({ code: 'headers_too_large', status: 431 });
+  expect(answer.headers['x-ratelimit-limit']).toBe('60');
+  expect(answer.headers.connection).toBe('close');
+});
+
+test('bytes that are not HTTP are 400 malformed_request with the rate-limit headers, uncounted', async () => {
+  const url = new URL(server.url);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end('BROKEN\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(answer).toMatch(/\r\nx-ratelimit-remaining: \d+\r\n/i);
+  expect(answer).toMatch(/\r\nx-request-id: [\w-]+\r\n/i);
+  expect(answer).toContain('"code":"malformed_request"');
 });
 
 test('HEAD answers as GET, without a body; the probes answer without a key and are never counted', async () => {
