@@ -34,11 +34,36 @@ import {
 const CONTRACT = '@animal-store/contract';
 const CLIENT = '@animal-store/client';
 const CONFORMANCE = '@animal-store/conformance';
-const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT];
-/** What a user installs: the consumer program needs the first two, the check runs by itself. */
-const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE];
+const MOCK = '@animal-store/mock';
+const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT, MOCK];
+/**
+ * What a user installs: the consumer program needs the first two, the check runs by itself, and
+ * a user's tests start the mock.
+ */
+const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE, MOCK];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
 const CONSUMER_PROGRAM = 'packages/client/test/consumer/consumer.ts';
+
+/**
+ * A user's test of the published mock, in the project's module system: the mock started on a free
+ * port, and the published conformance check run against it with writes.
+ */
+function mockCheckArguments(moduleSystem: ModuleSystem): string[] {
+  const check = `const server = await startMockServer({ port: 0 });
+    const report = await runConformance({ baseUrl: server.url, key: server.mock.keys.pro, plan: 'pro', allowWrites: true });
+    await server.close();
+    console.log(report.passed ? 'passed' : formatReport(report));`;
+  return moduleSystem === 'esm'
+    ? [
+        '--input-type=module',
+        '--eval',
+        `import { startMockServer } from '${MOCK}'; import { formatReport, runConformance } from '${CONFORMANCE}'; ${check}`,
+      ]
+    : [
+        '--eval',
+        `const { startMockServer } = require('${MOCK}'); const { formatReport, runConformance } = require('${CONFORMANCE}'); (async () => { ${check} })();`,
+      ];
+}
 
 /** Who commits in the copy: CI has no Git identity of its own. */
 const COMMITTER = {
@@ -125,7 +150,7 @@ describe('releasing', () => {
 
   afterAll(() => checkout?.remove());
 
-  it('the dry run publishes only the contract, the client and the conformance check, each with only its build, its command, README and license', async () => {
+  it('the dry run publishes only the contract, the client, the conformance check and the mock, each with only its build, its command, README and license', async () => {
     const { stdout, stderr } = await run('pnpm', ['release:dry-run'], { cwd: checkout.root });
     const packages = packedFiles(`${stdout}\n${stderr}`);
 
@@ -196,10 +221,16 @@ describe('releasing', () => {
       expect(released).not.toBe(before);
       expect(await versionOf(checkout, 'packages/client')).toBe(released);
       expect(await versionOf(checkout, 'packages/conformance')).toBe(released);
+      expect(await versionOf(checkout, 'packages/mock')).toBe(released);
       expect(await Promise.all(PRIVATE.map((folder) => versionOf(checkout, folder)))).toEqual(
         privateBefore,
       );
-      for (const folder of ['packages/contract', 'packages/client', 'packages/conformance']) {
+      for (const folder of [
+        'packages/contract',
+        'packages/client',
+        'packages/conformance',
+        'packages/mock',
+      ]) {
         const changelog = await readFile(join(checkout.root, folder, 'CHANGELOG.md'), 'utf8');
         expect(changelog, folder).toContain(`## ${released}`);
       }
@@ -244,6 +275,7 @@ describe('releasing', () => {
         ['packages/contract', `animal-store-contract-${released}.tgz`],
         ['packages/client', `animal-store-client-${released}.tgz`],
         ['packages/conformance', `animal-store-conformance-${released}.tgz`],
+        ['packages/mock', `animal-store-mock-${released}.tgz`],
       ] as const) {
         const files = await readdir(join(checkout.root, folder, 'api/released'));
         expect(
@@ -256,7 +288,7 @@ describe('releasing', () => {
     });
 
     it.each<ModuleSystem>(['esm', 'commonjs'])(
-      'installs from the registry into a fresh %s project, type-checks under --strict and runs, and the conformance check passes against the server',
+      'installs from the registry into a fresh %s project, type-checks under --strict and runs, and the conformance check passes against the server and against the mock',
       async (moduleSystem) => {
         const registryHost = new URL(registry.url).host;
         const project = await createConsumerProject({
@@ -297,6 +329,10 @@ describe('releasing', () => {
         );
         expect(check.stdout).toMatch(/\d+ passed, 0 failed/);
         expect(check.status).toBe(0);
+
+        const mocked = await project.exec('node', mockCheckArguments(moduleSystem), {});
+        expect(mocked.stderr).toBe('');
+        expect(mocked.stdout.trim()).toBe('passed');
       },
     );
   });

@@ -1,0 +1,208 @@
+/** The Node server at the edges of HTTP, and what the handler says there (docs/interface.md). */
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { crc32 } from 'node:zlib';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createMock, type MockServer, manualClock, startMockServer } from '../src/index.js';
+
+let server: MockServer;
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, clock: manualClock() });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A request as sent, repeated headers and unusual targets included, which fetch cannot send. */
+function raw(
+  method: string,
+  path: string,
+  rawHeaders: string[],
+  body?: Buffer | (() => AsyncIterable<Buffer>),
+): Promise<RawAnswer> {
+  const url = new URL(server.url);
+  // Node adds no Host of its own to headers given as a list.
+  const sent = rawHeaders.some((name, index) => index % 2 === 0 && name.toLowerCase() === 'host')
+    ? rawHeaders
+    : ['Host', url.host, ...rawHeaders];
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers: sent },
+      (answer) => {
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk) => {
+          text += chunk;
+        });
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: text }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    if (typeof body === 'function') {
+      void (async () => {
+        for await (const chunk of body()) {
+          if (!outgoing.write(chunk)) await new Promise((ready) => outgoing.once('drain', ready));
+        }
+        outgoing.end();
+      })().catch(() => {});
+    } else {
+      outgoing.end(body);
+    }
+  });
+}
+
+const auth = () => ['Authorization', `Bearer ${server.mock.keys.pro}`];
+
+test("each key is in the interface's format: ask_, 43 base64url characters and their CRC-32", () => {
+  for (const key of Object.values(server.mock.keys)) {
+    const [, random = '', checksum] = /^ask_([A-Za-z0-9_-]{43})([A-Za-z0-9_-]{6})$/.exec(key) ?? [];
+    const expected = Buffer.alloc(4);
+    expected.writeUInt32BE(crc32(random));
+    expect(checksum, key).toBe(expected.toString('base64url'));
+  }
+});
+
+test('a streamed body over 16 KiB is 413, and one of exactly 16 KiB is read', async () => {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const answer = await raw(
+    'POST',
+    '/v1/pets',
+    [...auth(), 'Content-Type', 'application/json', 'Transfer-Encoding', 'chunked'],
+    async function* () {
+      // Far more than the limit: only what passes it is pulled before the 413.
+      for (let sent = 0; sent < 64; sent++) yield chunk;
+    },
+  );
+  expect(answer.status).toBe(413);
+  expect(JSON.parse(answer.body)).toMatchObject({ code: 'payload_too_large', status: 413 });
+
+  const exact = `{"name":"${'x'.repeat(16 * 1024 - 30)}","categoryId":1}`.padEnd(16 * 1024, ' ');
+  const read = await raw(
+    'POST',
+    '/v1/pets',
+    [...auth(), 'Content-Type', 'application/json'],
+    Buffer.from(exact),
+  );
+  // Exactly 16 KiB is read: the name is then what is refused (over 100 characters).
+  expect(read.status).toBe(400);
+  expect(JSON.parse(read.body).details).toEqual([
+    { path: 'name', message: 'must be at most 100 characters' },
+  ]);
+});
+
+test('a repeated Authorization or Host, or a # in the target, is 400 malformed_request', async () => {
+  for (const [path, headers] of [
+    ['/v1/pets', [...auth(), ...auth()]],
+    ['/v1/pets#top', auth()],
+    ['/v1/pets', [...auth(), 'Host', 'a.example', 'Host', 'b.example']],
+  ] as const) {
+    const answer = await raw('GET', path, [...headers]);
+    expect(answer.status, path).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'malformed_request' });
+    expect(answer.headers['x-ratelimit-limit']).toBeDefined();
+  }
+});
+
+test('headers over 16 KiB are 431 headers_too_large, with an Error body', async () => {
+  const answer = await raw('GET', '/v1/pets', [...auth(), 'X-Padding', 'x'.repeat(20_000)]);
+  expect(answer.status).toBe(431);
+  expect(JSON.parse(answer.body)).toMatchObject({ code: 'headers_too_large', status: 431 });
+  expect(answer.headers['x-ratelimit-limit']).toBe('60');
+  expect(answer.headers.connection).toBe('close');
+});
+
+test('bytes that are not HTTP are 400 malformed_request with the rate-limit headers, uncounted', async () => {
+  const url = new URL(server.url);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end('BROKEN\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      text += chunk;
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(answer).toMatch(/\r\nx-ratelimit-remaining: \d+\r\n/i);
+  expect(answer).toMatch(/\r\nx-request-id: [\w-]+\r\n/i);
+  expect(answer).toContain('"code":"malformed_request"');
+});
+
+test('HEAD answers as GET, without a body; the probes answer without a key and are never counted', async () => {
+  const head = await raw('HEAD', '/v1/pets', auth());
+  expect(head.status).toBe(200);
+  expect(head.body).toBe('');
+  const before = await raw('GET', '/healthz', []);
+  await raw('GET', '/readyz', []);
+  const after = await raw('GET', '/healthz', []);
+  expect(before.status).toBe(200);
+  expect(JSON.parse(after.body)).toEqual({ status: 'ok' });
+  expect(after.headers['x-ratelimit-remaining']).toBe(before.headers['x-ratelimit-remaining']);
+});
+
+test('a CORS preflight is answered 204, uncounted; answers to other origins expose the headers', async () => {
+  const preflight = await raw('OPTIONS', '/v1/pets', [
+    'Origin',
+    'https://app.example',
+    'Access-Control-Request-Method',
+    'POST',
+  ]);
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+  const answer = await raw('GET', '/v1/pets', [...auth(), 'Origin', 'https://app.example']);
+  expect(answer.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
+  const options = await raw('OPTIONS', '/v1/pets', []);
+  expect(options.status).toBe(405);
+  expect((await raw('OPTIONS', '*', [])).status).toBe(404);
+});
+
+test('with a public URL, Link URLs and the OpenAPI document name it', async () => {
+  const mock = createMock({ publicUrl: 'https://api.animal-store.example' });
+  const headers = { Authorization: `Bearer ${mock.keys.pro}` };
+  const page = await mock.fetch('http://127.0.0.1/v1/pets?limit=1', { headers });
+  expect(page.headers.get('link')).toMatch(/^<https:\/\/api\.animal-store\.example\/v1\/pets\?/);
+  const document = await (await mock.fetch('http://127.0.0.1/v1/openapi.json')).json();
+  expect(document.servers).toEqual([
+    expect.objectContaining({ url: 'https://api.animal-store.example' }),
+  ]);
+});
+
+test('a compressed body is read once decoded; another encoding is 415', async () => {
+  const mock = createMock({ seed: false });
+  const body = new Blob([JSON.stringify({ name: 'Zipped', categoryId: 1 })])
+    .stream()
+    .pipeThrough(new CompressionStream('gzip'));
+  const headers = {
+    Authorization: `Bearer ${mock.keys.pro}`,
+    'Content-Type': 'application/json',
+  };
+  const created = await mock.fetch('http://mock/v1/pets', {
+    method: 'POST',
+    headers: { ...headers, 'Content-Encoding': 'gzip' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(await created.json()).toEqual({
+    id: 1,
+    name: 'Zipped',
+    categoryId: 1,
+    status: 'available',
+  });
+  const refused = await mock.fetch('http://mock/v1/pets', {
+    method: 'POST',
+    headers: { ...headers, 'Content-Encoding': 'br' },
+    body: '{}',
+  });
+  expect(refused.status).toBe(415);
+});
