@@ -1,12 +1,9 @@
 /** What the check is told about the deployment, and how far it may go. */
 
+import { ANONYMOUS_QUOTA, PLAN_QUOTAS } from '@animal-store/contract';
+
 /** The numbers of each plan (docs/interface.md, "Plans"); an enterprise key has its own. */
-export const PLAN_LIMITS = {
-  free: { perMinute: 60, perDay: 1000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1000, perDay: 100_000 },
-  enterprise: undefined,
-} as const;
+export const PLAN_LIMITS = { ...PLAN_QUOTAS, enterprise: undefined } as const;
 
 /** The plan of an API key (docs/interface.md, "Plans"). */
 export type Plan = keyof typeof PLAN_LIMITS;
@@ -14,7 +11,7 @@ export type Plan = keyof typeof PLAN_LIMITS;
 export const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
 
 /** Requests without a valid key are counted per client IP on these numbers. */
-export const ANONYMOUS_LIMITS = PLAN_LIMITS.free;
+export const ANONYMOUS_LIMITS = ANONYMOUS_QUOTA;
 
 /** What to check, and how far the check may go. */
 export interface ConformanceOptions {

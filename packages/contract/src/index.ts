@@ -74,6 +74,13 @@ export {
   PetStatusSchema,
 } from './pets.js';
 export {
+  ANONYMOUS_QUOTA,
+  PLAN_NAMES,
+  PLAN_QUOTAS,
+  type PlanName,
+  type Quota,
+} from './plans.js';
+export {
   deprecationHeadersOf,
   type RouteMetadata,
   type Stability,

@@ -1,35 +1,21 @@
 /**
  * The interface's numbers that the contract does not export. Each is defined here once, from
- * docs/interface.md (the section named beside it); the contract's own (PAGE_SIZE, MAX_INTEGER_ID)
- * are imported where they are used.
+ * docs/interface.md (the section named beside it); the contract's own (the plan table, PAGE_SIZE,
+ * MAX_INTEGER_ID) are imported from it.
  */
 
-/** Requests a client may make per UTC calendar minute and per UTC calendar day. */
-export interface Quota {
-  /** Requests per UTC calendar minute. */
-  readonly perMinute: number;
-  /** Requests per UTC calendar day. */
-  readonly perDay: number;
-}
+import type { PlanName, Quota } from '@animal-store/contract';
 
-/** docs/interface.md, "Plans". An enterprise key has numbers of its own instead. */
-export const PLAN_QUOTAS = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-} as const satisfies Record<string, Quota>;
+export { ANONYMOUS_QUOTA, PLAN_QUOTAS, type Quota } from '@animal-store/contract';
 
 /** A key's plan: one of the table's, or `enterprise` with its own numbers. */
-export type Plan = keyof typeof PLAN_QUOTAS | 'enterprise';
+export type Plan = PlanName;
 
 /**
  * The mock's enterprise key: numbers of its own, as an enterprise key has, small enough that a
  * test reaches its 429 quickly and unlike any plan's, so that a test can tell them apart.
  */
 export const ENTERPRISE_QUOTA: Quota = { perMinute: 120, perDay: 50_000 };
-
-/** docs/interface.md, "Who is counted": requests without a valid key, per client IP. */
-export const ANONYMOUS_QUOTA: Quota = PLAN_QUOTAS.free;
 
 /** docs/interface.md, "Temporary ban": more rejections than this in one minute earn a ban. */
 export const banThreshold = (quota: Quota): number => Math.max(10, quota.perMinute);
