@@ -130,6 +130,18 @@ async function holdPlaces({ api, until }: Pinned, count: number) {
   };
 }
 
+/** The keys of a client sending most of the traffic and of one sending little, and the port. */
+async function twoClients({ api }: Pinned) {
+  const heavy = await api.createKey({
+    label: 'heavy',
+    plan: 'enterprise',
+    quota: { perMinute: 100_000, perDay: 100_000 },
+  });
+  const light = await api.createKey({ label: 'light', plan: 'business' });
+  const { port } = api.server.address() as { port: number };
+  return { heavy, light, port };
+}
+
 const shedOf = (answers: RawResponse[]) => answers.filter(({ status }) => status === 503);
 
 describe('load shedding: what waited too long', () => {
@@ -202,14 +214,8 @@ describe('load shedding: a long line', () => {
 
   it('answers a newcomer at once, unless its connection came back before a Retry-After or its subject is not the one the line is long with', async () => {
     pinned = await startPinned(2, 60_000);
-    const { api, until, seen } = pinned;
-    const heavy = await api.createKey({
-      label: 'heavy, long line',
-      plan: 'enterprise',
-      quota: { perMinute: 100_000, perDay: 100_000 },
-    });
-    const light = await api.createKey({ label: 'light, long line', plan: 'business' });
-    const { port } = api.server.address() as { port: number };
+    const { until, seen } = pinned;
+    const { heavy, light, port } = await twoClients(pinned);
     const places = await holdPlaces(pinned, 2);
 
     // The shortest line waits whatever the limit: ten.
@@ -246,14 +252,8 @@ describe('load shedding: the lines of the subjects are served in turn', () => {
 
   it('so one client sending most of the traffic does not starve another: its requests wait longest', async () => {
     pinned = await startPinned(1, 60_000);
-    const { api, until, logLines } = pinned;
-    const heavy = await api.createKey({
-      label: 'heavy',
-      plan: 'enterprise',
-      quota: { perMinute: 100_000, perDay: 100_000 },
-    });
-    const light = await api.createKey({ label: 'light', plan: 'business' });
-    const { port } = api.server.address() as { port: number };
+    const { until, logLines } = pinned;
+    const { heavy, light, port } = await twoClients(pinned);
     const place = await holdPlaces(pinned, 1);
 
     const heavyAnswers = Array.from({ length: 6 }, () => sendRaw(port, get('/v1/pets', heavy)));
