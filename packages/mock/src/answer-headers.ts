@@ -6,7 +6,11 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9\-_.:]{1,128}$/;
 const EXPOSED_HEADERS =
   'Link, Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Idempotent-Replayed, Deprecation, Sunset';
 
-export function commonHeaders(request: Request, nowMs: number): Record<string, string> {
+export function commonHeaders(
+  request: Request,
+  nowMs: number,
+  corsOrigins: ReadonlySet<string>,
+): Record<string, string> {
   const sentId = request.headers.get('x-request-id');
   const headers: Record<string, string> = {
     'X-Request-Id': sentId !== null && SANE_REQUEST_ID.test(sentId) ? sentId : crypto.randomUUID(),
@@ -18,8 +22,7 @@ export function commonHeaders(request: Request, nowMs: number): Record<string, s
     'Content-Security-Policy': "default-src 'none'",
   };
   const origin = request.headers.get('origin');
-  if (origin === null) return headers;
-  // A mock allows every origin: the browser tests that use it run on origins of their own.
+  if (origin === null || !corsOrigins.has(origin)) return headers;
   return {
     ...headers,
     'Access-Control-Allow-Origin': origin,
@@ -28,7 +31,7 @@ export function commonHeaders(request: Request, nowMs: number): Record<string, s
   };
 }
 
-/** The answer to a preflight from any origin, for the methods and headers v1 takes. */
+/** The answer to a preflight from an allowed origin, for the methods and headers v1 takes. */
 export function preflightResponse(): Response {
   return new Response(null, {
     status: 204,

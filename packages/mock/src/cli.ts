@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 /**
- * npx @animal-store/mock [--port 4010] [--host 127.0.0.1] [--empty]: serves the mock until
+ * npx @animal-store/mock [--port 4010] [--host 127.0.0.1] [--empty] [--cors-origin <origin>]: serves the mock until
  * SIGINT or SIGTERM, after printing its URL and a key of each plan. Exit code 2 when misused.
  */
 import { parseArgs } from 'node:util';
 import { ENTERPRISE_QUOTA, PLAN_QUOTAS } from './limits.js';
 import { startMockServer } from './node-server.js';
 
-const USAGE = `Usage: animal-store-mock [--port <port>] [--host <address>] [--empty]
+const USAGE = `Usage: animal-store-mock [--port <port>] [--host <address>] [--empty] [--cors-origin <origin>]
 
 Serves a mock of the Animal Store API v1, in memory, until stopped (Ctrl-C).
 
   --port <port>     The port to listen on (default 4010; 0 for any free one)
   --host <address>  The address to listen on (default 127.0.0.1)
   --empty           Start with no pets (default: the six demo pets of pnpm dev)
+  --cors-origin <origin>
+                    A browser origin allowed to call the mock from its own pages (CORS);
+                    repeat it for more (default: none, as the server's CORS_ORIGINS)
   --help            Print this
 `;
 
@@ -28,6 +31,7 @@ function parseOptions(argv: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       empty: { type: 'boolean', default: false },
+      'cors-origin': { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -37,7 +41,20 @@ function parseOptions(argv: string[]) {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new UsageError('--port must be a whole number from 0 to 65535');
   }
-  return { port, host: values.host ?? '127.0.0.1', ...(values.empty && { seed: false as const }) };
+  const corsOrigins = values['cors-origin'];
+  for (const origin of corsOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new UsageError(
+        `--cors-origin must be an origin, like http://localhost:5173: ${origin}`,
+      );
+    }
+  }
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    corsOrigins,
+    ...(values.empty && { seed: false as const }),
+  };
 }
 
 function keyLines(keys: Record<string, string>): string[] {

@@ -32,6 +32,11 @@ export interface MockOptions {
    * `PUBLIC_URL`; by default the origin each request addressed.
    */
   readonly publicUrl?: string;
+  /**
+   * Browser origins allowed to call the mock from pages of their own (CORS), as a deployment's
+   * `CORS_ORIGINS`: none by default. A preflight from another origin, or none, is 405.
+   */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** Where a request came from, as the transport knows it. */
@@ -122,9 +127,9 @@ function parserRefusal(code: 'malformed_request' | 'headers_too_large'): Respons
   );
 }
 
-const isPreflight = ({ method, request }: Exchange) =>
+const isPreflight = ({ method, request }: Exchange, corsOrigins: ReadonlySet<string>) =>
   method === 'OPTIONS' &&
-  request.headers.has('origin') &&
+  corsOrigins.has(request.headers.get('origin') ?? '') &&
   request.headers.has('access-control-request-method');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -159,6 +164,7 @@ export function createMock(options: MockOptions = {}): AnimalStoreMock {
   const publicOrigin =
     options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
   const document = documentFor(options.publicUrl);
+  const corsOrigins = new Set(options.corsOrigins);
   const cursors = new PageCursors();
   const limiter = new RateLimiter();
   const idempotency = new IdempotencyRecords();
@@ -213,7 +219,7 @@ export function createMock(options: MockOptions = {}): AnimalStoreMock {
     if (PROBES.has(exchange.url.pathname) && READ_METHODS.includes(exchange.method)) {
       return { response: jsonResponse(200, { status: 'ok' }), standing: uncounted(exchange) };
     }
-    if (isPreflight(exchange)) {
+    if (isPreflight(exchange, corsOrigins)) {
       return { response: preflightResponse(), standing: uncounted(exchange) };
     }
     // Step 2, capacity: a fault a test asked for stands in for a busy or broken server.
@@ -255,7 +261,11 @@ export function createMock(options: MockOptions = {}): AnimalStoreMock {
     }
     return withHeaders(
       answered.response,
-      { ...commonHeaders(request, exchange.nowMs), ...answered.standing, ...deprecation },
+      {
+        ...commonHeaders(request, exchange.nowMs, corsOrigins),
+        ...answered.standing,
+        ...deprecation,
+      },
       { head: method === 'HEAD' },
     );
   }

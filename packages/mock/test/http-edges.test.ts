@@ -8,7 +8,11 @@ import { createMock, type MockServer, manualClock, startMockServer } from '../sr
 let server: MockServer;
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, clock: manualClock() });
+  server = await startMockServer({
+    port: 0,
+    clock: manualClock(),
+    corsOrigins: ['https://app.example'],
+  });
 });
 
 afterAll(async () => {
@@ -151,7 +155,7 @@ test('HEAD answers as GET, without a body; the probes answer without a key and a
   expect(after.headers['x-ratelimit-remaining']).toBe(before.headers['x-ratelimit-remaining']);
 });
 
-test('a CORS preflight is answered 204, uncounted; answers to other origins expose the headers', async () => {
+test('a CORS preflight from an allowed origin is answered 204, uncounted; answers to it expose the headers; other origins get neither', async () => {
   const preflight = await raw('OPTIONS', '/v1/pets', [
     'Origin',
     'https://app.example',
@@ -164,6 +168,15 @@ test('a CORS preflight is answered 204, uncounted; answers to other origins expo
   expect(answer.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
   const options = await raw('OPTIONS', '/v1/pets', []);
   expect(options.status).toBe(405);
+  // From an origin it was not told to allow: no preflight, and nothing readable.
+  const other = await raw('OPTIONS', '/v1/pets', [
+    'Origin',
+    'https://elsewhere.example',
+    'Access-Control-Request-Method',
+    'POST',
+  ]);
+  expect(other.status).toBe(405);
+  expect(other.headers['access-control-allow-origin']).toBeUndefined();
   expect((await raw('OPTIONS', '*', [])).status).toBe(404);
 });
 
