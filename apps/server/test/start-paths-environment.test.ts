@@ -182,6 +182,17 @@ describe('what the root scripts hand on to what they run', () => {
     expect(missingFrom(plannedTask(tasks, '@animal-store/web#dev'), webReads)).toEqual([]);
   });
 
+  it("`pnpm dev:mock` hands the mock where to listen, and the web app's dev server what it reads", async () => {
+    const webReads = variablesReadIn(
+      await textOf(await sourceFiles('apps/web', (path) => !isTestSource(path))),
+    );
+    expect(webReads.size).toBeGreaterThan(0);
+    const mockReads = ['PORT', 'HOST'];
+    const tasks = await tasksOfRootScript('dev:mock', [...webReads, ...mockReads]);
+    expect(missingFrom(plannedTask(tasks, '@animal-store/mock#dev:mock'), mockReads)).toEqual([]);
+    expect(missingFrom(plannedTask(tasks, '@animal-store/web#dev:mock'), webReads)).toEqual([]);
+  });
+
   it("`pnpm test` hands each package's tests every variable they take from the command", async () => {
     const listed = await tasksOfRootScript('test', []);
     const overrides = new Map<string, string[]>();

@@ -4,10 +4,10 @@
  * with `tsc --strict` for ES modules or CommonJS, and runs the result with `node`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export type ModuleSystem = 'esm' | 'commonjs';
 
@@ -26,8 +26,10 @@ export interface ConsumerProjectOptions {
   install: readonly string[];
   /** The project's `.npmrc` lines, e.g. a registry for a scope and its token. */
   npmrc?: readonly string[];
-  /** The program's files, by their name in the project's root, e.g. `{ 'consumer.ts': '…' }`. */
+  /** The program's files, by their path in the project, e.g. `{ 'test/pets.test.ts': '…' }`. */
   files: Readonly<Record<string, string>>;
+  /** Added to the environment of `npm install`, e.g. `PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD`. */
+  installEnv?: Record<string, string>;
 }
 
 export interface CommandResult {
@@ -65,12 +67,11 @@ function workspaceToolchain(): string[] {
 
 /**
  * A user's shell: nothing of the pnpm run or test runner that started us (pnpm hands its scripts
- * `npm_*` variables, which plain npm would read as its own settings).
+ * `npm_*` variables, which plain npm would read as its own settings; Vitest's `VITEST*` ones would
+ * tell a Vitest the project runs that it is a worker of ours).
  */
 function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(
-    ([name]) => !name.toLowerCase().startsWith('npm_'),
-  );
+  const inherited = Object.entries(process.env).filter(([name]) => !/^(npm_|vitest)/i.test(name));
   return { ...Object.fromEntries(inherited), ...extra };
 }
 
@@ -125,8 +126,10 @@ export async function createConsumerProject(
     `${JSON.stringify({ name: 'consumer', private: true, type }, null, 2)}\n`,
   );
   if (options.npmrc) await writeFile(join(folder, '.npmrc'), `${options.npmrc.join('\n')}\n`);
-  for (const [name, text] of Object.entries(options.files))
+  for (const [name, text] of Object.entries(options.files)) {
+    await mkdir(dirname(join(folder, name)), { recursive: true });
     await writeFile(join(folder, name), text);
+  }
 
   const installed = await runCommand(
     'npm',
@@ -142,6 +145,7 @@ export async function createConsumerProject(
       ...workspaceToolchain(),
     ],
     folder,
+    userEnvironment(options.installEnv),
   );
   if (installed.status !== 0) {
     await rm(folder, { recursive: true, force: true });

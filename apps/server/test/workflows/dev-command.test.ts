@@ -3,6 +3,7 @@
  * watcher starts, the first run creates and seeds the database and prints a key, each setting
  * takes effect in the server, an edit to the contract reaches the server and the web app without
  * a restart, Ctrl-C leaves no process behind, and a second run reuses the database and the key.
+ * `pnpm dev:mock` runs the web app on the mock instead: no database, a key of each plan printed.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -205,6 +206,48 @@ describe('pnpm dev', () => {
       expect(names).toContain('Made in dev');
 
       expect(await pressCtrlC(session, checkout)).toEqual([]);
+    },
+    STARTUP_MS,
+  );
+
+  it(
+    '`pnpm dev:mock`: the web app on the mock, no database; prints a key of each plan, which the ' +
+      "web app's /v1 proxy takes to the mock's six pets; Ctrl-C leaves no process",
+    async () => {
+      const command = startInForeground('pnpm', ['dev:mock'], {
+        cwd: checkout.root,
+        env: developerEnvironment({ PORT: String(ports.api), WEB_PORT: String(ports.web) }),
+      });
+      const webUrl = `http://localhost:${ports.web}`;
+      try {
+        const key = await eventually(
+          async () => /\bpro\s+(ask_\S+)/.exec(command.output())?.[1],
+          STARTUP_MS,
+          "the mock's keys to be printed",
+          command.exitReport,
+        );
+        for (const plan of ['free', 'business', 'enterprise']) {
+          expect(command.output()).toMatch(new RegExp(`\\b${plan}\\s+ask_animal-store-mock-`));
+        }
+        await eventually(
+          async () => ((await fetch(webUrl)).ok ? true : undefined),
+          STARTUP_MS,
+          'the web app',
+          command.exitReport,
+        );
+        const listed = await fetch(`${webUrl}/v1/pets?limit=100`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(listed.status).toBe(200);
+        expect(listed.headers.get('x-ratelimit-limit')).toBe('300');
+        expect(((await listed.json()) as unknown[]).length).toBe(6);
+      } catch (error) {
+        await command.signalGroup('SIGINT');
+        throw new Error(`${error}\n--- pnpm dev:mock output ---\n${command.output().slice(-6000)}`);
+      }
+      await command.signalGroup('SIGINT');
+      expect(await processesLeftInside(checkout.root)).toEqual([]);
+      await expect(fetch(webUrl)).rejects.toThrow();
     },
     STARTUP_MS,
   );

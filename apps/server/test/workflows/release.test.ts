@@ -6,11 +6,13 @@
  * is published before the client, the record of the last release moves forward, and the
  * published packages install from that registry into a fresh ES module project and a fresh
  * CommonJS project, with no OpenAPI or YAML package among them, type-check under `--strict` and
- * run the client's consumer program against the server.
+ * run the client's consumer program against the server. A third fresh project, a user's app
+ * tested against the mock (tooling/consumer-project/fixtures/mock-user), installs the client and
+ * the mock from that registry and runs its own Vitest tests: in Node, and in Chromium through MSW.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import {
   type ConsumerProject,
   createConsumerProject,
@@ -22,7 +24,9 @@ import {
   startLocalRegistry,
 } from '@animal-store/consumer-project/local-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { type LiveServer, ROOMY, startLiveServer } from '../../testing/live-server.js';
+import { findSystemTool } from '../../testing/system-tool.js';
 import {
   type Checkout,
   checkoutRepository,
@@ -43,6 +47,11 @@ const PUBLISHED = [CLIENT, CONFORMANCE, CONTRACT, MOCK];
 const INSTALLED = [CLIENT, CONTRACT, CONFORMANCE, MOCK];
 const PRIVATE = ['apps/server', 'apps/web', 'prisma'];
 const CONSUMER_PROGRAM = 'packages/client/test/consumer/consumer.ts';
+/**
+ * A user's project that tests its app on the client against the mock, as the client's README
+ * ("Testing your app") says: its Vitest set-up and tests, in Node and in Chromium through MSW.
+ */
+const MOCK_USER_PROJECT = 'tooling/consumer-project/fixtures/mock-user';
 
 /**
  * A user's test of the published mock, in the project's module system: the mock started on a free
@@ -63,6 +72,29 @@ function mockCheckArguments(moduleSystem: ModuleSystem): string[] {
         '--eval',
         `const { startMockServer } = require('${MOCK}'); const { formatReport, runConformance } = require('${CONFORMANCE}'); (async () => { ${check} })();`,
       ];
+}
+
+/** The files of a fixture project in the checkout, by their path in it. */
+async function fixtureFiles(checkout: Checkout, folder: string): Promise<Record<string, string>> {
+  const root = join(checkout.root, folder);
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile());
+  return Object.fromEntries(
+    await Promise.all(
+      files.map(async (file) => {
+        const path = join(file.parentPath, file.name);
+        return [relative(root, path), await readFile(path, 'utf8')] as const;
+      }),
+    ),
+  );
+}
+
+/** The version the workspace's catalog gives a package: a user's project installs the same. */
+async function catalogVersion(checkout: Checkout, name: string): Promise<string> {
+  const workspace = parseYaml(await readFile(join(checkout.root, 'pnpm-workspace.yaml'), 'utf8'));
+  const version = (workspace as { catalog: Record<string, string> }).catalog[name];
+  if (!version) throw new Error(`pnpm-workspace.yaml's catalog has no ${name}`);
+  return version;
 }
 
 /** Who commits in the copy: CI has no Git identity of its own. */
@@ -335,5 +367,64 @@ describe('releasing', () => {
         expect(mocked.stdout.trim()).toBe('passed');
       },
     );
+
+    it("installs the client and the mock from the registry into a fresh project whose own tests pass against the mock: in Node, and in Chromium through MSW's service worker", async () => {
+      const registryHost = new URL(registry.url).host;
+      const [vitest, msw, playwright, chromium] = await Promise.all([
+        catalogVersion(checkout, 'vitest'),
+        catalogVersion(checkout, 'msw'),
+        catalogVersion(checkout, 'playwright-core'),
+        findSystemTool({
+          name: 'Chromium',
+          variable: 'CHROMIUM_PATH',
+          named: process.env.CHROMIUM_PATH,
+          debianPackage: 'chromium',
+          debianPath: '/usr/bin/chromium',
+          neededBy: "The release rehearsal's browser test",
+        }),
+      ]);
+      const project = await createConsumerProject({
+        label: 'mock-user',
+        moduleSystem: 'esm',
+        // Ours from the registry, the rest from npm's as a user gets them.
+        install: [
+          `${CLIENT}@${released}`,
+          `${MOCK}@${released}`,
+          `msw@${msw}`,
+          `vitest@${vitest}`,
+          `@vitest/browser-playwright@${vitest}`,
+          `playwright@${playwright}`,
+        ],
+        // The browser is the machine's Chromium: nothing may download one.
+        installEnv: { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+        npmrc: [
+          `@animal-store:registry=${registry.url}`,
+          `//${registryHost}/:_authToken=${registry.token}`,
+        ],
+        files: await fixtureFiles(checkout, MOCK_USER_PROJECT),
+      });
+      projects.push(project);
+
+      const worker = await project.exec(
+        'npx',
+        ['--no-install', 'msw', 'init', 'public', '--save'],
+        {},
+      );
+      expect(worker.status, worker.stdout + worker.stderr).toBe(0);
+      const typed = await project.exec('npx', ['--no-install', 'tsc', '-p', '.'], {});
+      expect(typed.stdout + typed.stderr).toBe('');
+
+      const tested = await project.exec('npx', ['--no-install', 'vitest', 'run'], {
+        CHROMIUM_PATH: chromium,
+        NO_COLOR: '1',
+        CI: 'true',
+      });
+      expect(tested.status, tested.stdout + tested.stderr).toBe(0);
+      expect(tested.stdout).toMatch(/✓ +\|?node\|? test\/pets\.node\.test\.ts \(3 tests\)/);
+      expect(tested.stdout).toMatch(
+        /✓ +\|?browser \(chromium\)\|? test\/pets\.browser\.test\.ts \(4 tests\)/,
+      );
+      expect(tested.stdout).toMatch(/Tests +7 passed \(7\)/);
+    });
   });
 });
