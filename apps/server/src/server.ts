@@ -83,7 +83,7 @@ function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: Ad
       if (state.shedding) {
         logger.warn(
           { concurrencyLimit: limit.value, targetLatencyMs: limit.targetLatencyMs },
-          'over capacity: shedding requests beyond the concurrency limit (503 with Retry-After)',
+          'over capacity: shedding requests that waited too long beyond the concurrency limit (503 with Retry-After)',
         );
       } else {
         logger.info({ shed: state.shed, forMs: Math.round(state.forMs) }, 'no longer shedding');

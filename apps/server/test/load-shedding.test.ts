@@ -1,8 +1,7 @@
 /**
  * What is beyond the concurrency limit waits its turn, the lines of the subjects served in turn,
- * and is shed once it has waited too long, or at once when the line is long, unless its client
- * came back before a Retry-After: 503 with Retry-After, before any database or Redis work,
- * counted against no rate limit; the probes never wait. The limit is pinned small here (its
+ * and is shed once it has waited too long: 503 with Retry-After, before any database or Redis
+ * work, counted against no rate limit; the probes never wait. The limit is pinned small here (its
  * learning is src/overload/concurrency-limit.test.ts's) and held full by creates whose bodies
  * have not all come yet, so that what waits, and for how long, depends on no timing.
  */
@@ -54,45 +53,15 @@ async function startPinned(limit: number, maxWaitMs: number) {
 
 type Pinned = Awaited<ReturnType<typeof startPinned>>;
 
-const get = (path: string, key?: string, connection = 'close') =>
+const get = (path: string, key?: string) =>
   [
     `GET ${path} HTTP/1.1`,
     'Host: localhost',
     ...(key ? [`Authorization: Bearer ${key}`] : []),
-    `Connection: ${connection}`,
+    'Connection: close',
     '',
     '',
   ].join('\r\n');
-
-/** A keep-alive connection of a client that sends its next request as soon as it has an answer. */
-function keepAlive(port: number) {
-  const socket = connect(port, '127.0.0.1');
-  let received = Buffer.alloc(0);
-  let answered = 0;
-  const waiters: (() => void)[] = [];
-  socket.on('data', (chunk) => {
-    received = Buffer.concat([received, chunk]);
-    for (const waiter of waiters.splice(0)) waiter();
-  });
-  return {
-    /** Sends `request` and resolves with its answer, once it is all there. */
-    async send(request: string): Promise<RawResponse> {
-      socket.write(request);
-      for (;;) {
-        const answer = parseResponses(received)[answered];
-        const length = Number(answer?.headers['content-length'] ?? Number.NaN);
-        if (answer && Buffer.byteLength(answer.body) >= length) {
-          answered += 1;
-          return answer;
-        }
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    },
-    /** Sends `request` without waiting for its answer. */
-    write: (request: string) => socket.write(request),
-    close: () => socket.destroy(),
-  };
-}
 
 /**
  * Takes `count` places in the server: creates whose bodies are held back, in the server until
@@ -128,18 +97,6 @@ async function holdPlaces({ api, until }: Pinned, count: number) {
       return Promise.all(held.map(({ answer }) => answer));
     },
   };
-}
-
-/** The keys of a client sending most of the traffic and of one sending little, and the port. */
-async function twoClients({ api }: Pinned) {
-  const heavy = await api.createKey({
-    label: 'heavy',
-    plan: 'enterprise',
-    quota: { perMinute: 100_000, perDay: 100_000 },
-  });
-  const light = await api.createKey({ label: 'light', plan: 'business' });
-  const { port } = api.server.address() as { port: number };
-  return { heavy, light, port };
 }
 
 const shedOf = (answers: RawResponse[]) => answers.filter(({ status }) => status === 503);
@@ -208,52 +165,20 @@ describe('load shedding: what waited too long', () => {
   });
 });
 
-describe('load shedding: a long line', () => {
-  let pinned: Pinned;
-  afterAll(() => pinned?.api.close());
-
-  it('answers a newcomer at once, unless its connection came back before a Retry-After or its subject is not the one the line is long with', async () => {
-    pinned = await startPinned(2, 60_000);
-    const { until, seen } = pinned;
-    const { heavy, light, port } = await twoClients(pinned);
-    const places = await holdPlaces(pinned, 2);
-
-    // The shortest line waits whatever the limit: ten.
-    const waited = Array.from({ length: 10 }, () => sendRaw(port, get('/v1/pets', heavy)));
-    await until('requests_waiting', 10);
-
-    seen.statements = 0;
-    const client = keepAlive(port);
-    const refused = await client.send(get('/v1/pets', heavy, 'keep-alive'));
-    expect(refused.status).toBe(503);
-    expect(refused.headers['retry-after']).toBe('1');
-    expect(seen.statements).toBe(0);
-
-    // The same connection back at once, before its Retry-After is over: it waits.
-    const retried = client.send(get('/v1/pets', heavy, 'keep-alive'));
-    await until('requests_waiting', 11);
-    // Another subject, whose line is short: it waits too.
-    const lightAnswer = sendRaw(port, get('/v1/pets?limit=1', light));
-    await until('requests_waiting', 12);
-
-    await places.release();
-    const answers = await Promise.all([...waited, retried, lightAnswer]);
-    expect(answers.map(({ status }) => status)).toEqual(Array(12).fill(200));
-    client.close();
-
-    const text = await pinned.metrics.registry.metrics();
-    expect(text).toMatch(/animal_store_shed_requests_total\{reason="line_too_long"\} 1\b/);
-  });
-});
-
 describe('load shedding: the lines of the subjects are served in turn', () => {
   let pinned: Pinned;
   afterAll(() => pinned?.api.close());
 
   it('so one client sending most of the traffic does not starve another: its requests wait longest', async () => {
     pinned = await startPinned(1, 60_000);
-    const { until, logLines } = pinned;
-    const { heavy, light, port } = await twoClients(pinned);
+    const { api, until, logLines } = pinned;
+    const heavy = await api.createKey({
+      label: 'heavy',
+      plan: 'enterprise',
+      quota: { perMinute: 100_000, perDay: 100_000 },
+    });
+    const light = await api.createKey({ label: 'light', plan: 'business' });
+    const { port } = api.server.address() as { port: number };
     const place = await holdPlaces(pinned, 1);
 
     const heavyAnswers = Array.from({ length: 6 }, () => sendRaw(port, get('/v1/pets', heavy)));

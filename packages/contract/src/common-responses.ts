@@ -62,7 +62,7 @@ export const COMMON_RESPONSES = {
   503: errorResponse({
     name: 'ServiceUnavailable',
     description:
-      'The database cannot be reached, or the server is over its capacity and the request waited too long for room, or found many waiting: then before any other check, with `Retry-After`, and counted against no rate limit',
+      'The database cannot be reached, or the server is over its capacity and the request waited too long for room: then before any other check, with `Retry-After`, and counted against no rate limit',
     examples: {
       service_unavailable: {
         message: 'The service cannot reach its database. Try again shortly.',

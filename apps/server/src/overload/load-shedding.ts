@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Request } from 'express';
 import { ApiError } from '../http/api-error.js';
 import { API_BROWSER_HEADERS } from '../http/browser-policy.js';
@@ -7,26 +6,14 @@ import { requestIdFor } from '../http/request-id.js';
 import { HEALTH_PATH, READY_PATH } from '../operations/health.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 
-/**
- * Why a request was shed, as metrics label it: it waited `maxWaitMs` for room, or it found the
- * line too long to wait in (a client that honours Retry-After does better elsewhere or later).
- */
-export type ShedReason = 'waited_too_long' | 'line_too_long';
+/** Why a request was shed, as metrics label it. */
+export type ShedReason = 'waited_too_long';
 
 /** How long a request beyond the limit may wait for room by default (ms): well within a second. */
 export const DEFAULT_MAX_WAIT_MS = 500;
 
 /** Seconds a shed client is told to wait: enough for the work in the server to drain. */
 const RETRY_AFTER_SECONDS = 1;
-
-/**
- * A request that comes back on the connection of a shed one this long before its Retry-After is
- * over did not wait it out; the margin keeps a client's timer firing a little early on time.
- */
-const EARLY_MARGIN_MS = 50;
-
-/** The fewest requests allowed to wait however small the limit, so that a line can form. */
-const SHORTEST_LINE = 10;
 
 /** Shedding is over once this long has passed without a request shed (ms). */
 const QUIET_MS = 1_000;
@@ -52,13 +39,6 @@ const BUSY_EXPOSED_HEADERS =
 const ADMITTED = Symbol('counted in the server by load shedding');
 
 type CountedResponse = ServerResponse & { [ADMITTED]?: boolean };
-
-/** When the connection's last shed request may come back (`now()` ms). */
-const RETRY_NOT_BEFORE = Symbol('when a shed request on this connection may come back');
-/** A request came back on this connection before its Retry-After was over. */
-const IMPATIENT = Symbol('this connection does not wait out Retry-After');
-
-type MarkedSocket = Socket & { [RETRY_NOT_BEFORE]?: number; [IMPATIENT]?: boolean };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -88,16 +68,6 @@ function subjectOf(req: Request): string {
     : (req.ip ?? req.socket.remoteAddress ?? 'unknown');
 }
 
-/**
- * Whether the connection has come back before a Retry-After it was given: its client retries at
- * once, so refusing it at once would only bring it back at once. Once seen, for good.
- */
-function impatient(socket: MarkedSocket, at: number): boolean {
-  const notBefore = socket[RETRY_NOT_BEFORE];
-  if (notBefore !== undefined && at < notBefore) socket[IMPATIENT] = true;
-  return socket[IMPATIENT] === true;
-}
-
 /** The client gave up on a request still waiting: nobody is left to answer. */
 function abandoned({ req, res }: Waiting): boolean {
   return res.writableEnded || req.socket.destroyed;
@@ -124,21 +94,18 @@ export interface LoadSheddingDeps {
 /**
  * Adaptive admission, the first thing a request meets once Node has parsed it: the server keeps
  * the requests in it within a limit learned from their latency (concurrency-limit.ts). A request
- * beyond it waits, untouched, for room, or is answered `503 service_unavailable` with
- * `Retry-After`, before Express and any database or Redis work: not even its key is looked up,
- * and it is counted against nobody's rate limit. It is answered so
- * - at once, when the line is already longer than the limit (about the latency the limit
- *   protects, waited again) and its own subject's line holds at least its share: a client that
- *   honours Retry-After is better off told now, and the clients served keep a short wait;
- * - after `maxWaitMs` of waiting, however long the line, when its connection has come back before
- *   a Retry-After it was given: such a client retries at once, so refusing it at once would bring
- *   as many requests to refuse as the server has CPU to refuse them, and the admitted ones would
- *   starve (measured in docs/performance.md). Waiting costs it nothing but the memory Node
- *   already holds for its connection.
- * The waiting requests are kept in one line per subject (the credential a request carries, as
- * sent, else its address) and the lines are served in turn, so one subject sending most of the
- * traffic waits longest, and is the one shed: it cannot starve the others. Probes and CORS
- * preflights never wait and are never shed.
+ * beyond it waits, untouched, for room; one that has waited `maxWaitMs` is answered
+ * `503 service_unavailable` with `Retry-After`, before Express and any database or Redis work:
+ * not even its key is looked up, and it is counted against nobody's rate limit.
+ *
+ * Waiting, rather than refusing at once, is what keeps a crowd from collapsing the server: a
+ * client refused at once comes back at once, so refusing as fast as the server can brings as
+ * many requests to refuse as it has CPU to refuse them, and the admitted ones starve (measured in
+ * docs/performance.md). A request waiting costs nothing but the memory Node already holds for
+ * its connection. The waiting requests are kept in one line per subject (the credential a request
+ * carries, as sent, else its address) and the lines are served in turn, so one subject sending
+ * most of the traffic waits longest, and is the one shed: it cannot starve the others.
+ * Probes and CORS preflights never wait and are never shed.
  */
 export function createLoadShedding(deps: LoadSheddingDeps) {
   const { limit, now, maxWaitMs } = deps;
@@ -170,8 +137,6 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     for (const name in rateLimit) res.setHeader(name, rateLimit[name] as string);
     res.setHeader('X-Request-Id', requestIdFor(req));
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    (req.socket as MarkedSocket)[RETRY_NOT_BEFORE] =
-      now() + RETRY_AFTER_SECONDS * 1000 - EARLY_MARGIN_MS;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', BUSY_BODY.length);
     res.statusCode = 503;
@@ -196,18 +161,9 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     app(req, res);
   }
 
-  /**
-   * Whether a request beyond the limit may wait: the line is short, or its subject's holds less
-   * than its share of a long one, or its client does not wait out Retry-After anyway.
-   */
-  function mayWait(req: Request, line: Waiting[] | undefined, at: number): boolean {
-    const longest = Math.max(SHORTEST_LINE, limit.value);
-    if (waiting < longest) return true;
-    const share = longest / (lines.size + (line === undefined ? 1 : 0));
-    return (line?.length ?? 0) < share || impatient(req.socket, at);
-  }
-
-  function wait(request: Waiting, subject: string, line: Waiting[] | undefined) {
+  function wait(request: Waiting) {
+    const subject = subjectOf(request.req);
+    const line = lines.get(subject);
     if (line === undefined) lines.set(subject, [request]);
     else line.push(request);
     waiting += 1;
@@ -272,11 +228,7 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
       if (isExempt(req)) return app(req, res);
       if (inFlight < limit.value && waiting === 0) return enter(req, res, app);
       limit.reached();
-      const request = { req: req as Request, res, since: now() };
-      const subject = subjectOf(request.req);
-      const line = lines.get(subject);
-      if (mayWait(request.req, line, request.since)) wait(request, subject, line);
-      else shed(request, 'line_too_long', request.since);
+      wait({ req: req as Request, res, since: now() });
     };
   }
 
