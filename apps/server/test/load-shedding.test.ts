@@ -65,9 +65,13 @@ const get = (path: string, key?: string) =>
 
 /**
  * Takes `count` places in the server: creates whose bodies are held back, in the server until
- * `release` sends them.
+ * `release` sends them. Their key is looked up first, by a HEAD of its own (the lines' test
+ * reads the GETs served from the log), so that holding the places runs no statement: the held
+ * creates are authenticated from the key cache (KEY_RECHECK_MS), not by a lookup that could
+ * finish after a test has begun counting statements.
  */
 async function holdPlaces({ api, until }: Pinned, count: number) {
+  expect((await api.request('/v1/pets?limit=1', { method: 'HEAD' })).status).toBe(200);
   const body = JSON.stringify({ name: 'Held', categoryId: 1 });
   const head = [
     'POST /v1/pets HTTP/1.1',
