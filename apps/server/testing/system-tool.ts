@@ -65,3 +65,15 @@ export async function findSystemTool(tool: SystemTool): Promise<string> {
     `${tool.neededBy} need ${tool.name}: run them as root on Debian (they install the ${tool.debianPackage} package), install it yourself, or set ${tool.variable} to its executable.`,
   );
 }
+
+/** Debian's Chromium, or the one `CHROMIUM_PATH` names: the browser of every browser test. */
+export function findChromium(neededBy: string): Promise<string> {
+  return findSystemTool({
+    name: 'Chromium',
+    variable: 'CHROMIUM_PATH',
+    named: process.env.CHROMIUM_PATH,
+    debianPackage: 'chromium',
+    debianPath: '/usr/bin/chromium',
+    neededBy,
+  });
+}

@@ -26,7 +26,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { type LiveServer, ROOMY, startLiveServer } from '../../testing/live-server.js';
-import { findSystemTool } from '../../testing/system-tool.js';
+import { findChromium } from '../../testing/system-tool.js';
 import {
   type Checkout,
   checkoutRepository,
@@ -374,14 +374,7 @@ describe('releasing', () => {
         catalogVersion(checkout, 'vitest'),
         catalogVersion(checkout, 'msw'),
         catalogVersion(checkout, 'playwright-core'),
-        findSystemTool({
-          name: 'Chromium',
-          variable: 'CHROMIUM_PATH',
-          named: process.env.CHROMIUM_PATH,
-          debianPackage: 'chromium',
-          debianPath: '/usr/bin/chromium',
-          neededBy: "The release rehearsal's browser test",
-        }),
+        findChromium("The release rehearsal's browser test"),
       ]);
       const project = await createConsumerProject({
         label: 'mock-user',

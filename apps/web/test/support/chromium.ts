@@ -3,7 +3,7 @@
  * itself (`CHROMIUM_PATH`, else Debian's `chromium`, installed when missing), and never downloads
  * a browser build from outside the package registries.
  */
-import { findSystemTool } from '@animal-store/server/testing/system-tool';
+import { findChromium } from '@animal-store/server/testing/system-tool';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
@@ -14,18 +14,8 @@ declare module 'vitest' {
   }
 }
 
-const findChromium = () =>
-  findSystemTool({
-    name: 'Chromium',
-    variable: 'CHROMIUM_PATH',
-    named: process.env.CHROMIUM_PATH,
-    debianPackage: 'chromium',
-    debianPath: '/usr/bin/chromium',
-    neededBy: 'The web tests',
-  });
-
 export default async function provideChromium(project: TestProject): Promise<void> {
-  project.provide('chromiumPath', await findChromium());
+  project.provide('chromiumPath', await findChromium('The web tests'));
 }
 
 /** The browser the global setup found, started headless the way the tests drive it. */
