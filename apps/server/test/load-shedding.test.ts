@@ -226,7 +226,7 @@ describe('load shedding: a line that stands', () => {
   let pinned: Pinned;
   afterAll(() => pinned?.api.close());
 
-  it('sheds a request after the short wait, and lets the same connection, back before its Retry-After, wait the whole wait', async () => {
+  it('sheds a request after the short wait, and lets a connection that came back before its Retry-After wait the whole wait, for good', async () => {
     pinned = await startPinned(1, { maxWaitMs: 60_000 });
     const { api, until, gauge, metrics } = pinned;
     const place = await holdPlaces(pinned, 1);
@@ -247,6 +247,17 @@ describe('load shedding: a line that stands', () => {
     expect(await gauge('requests_waiting')).toBe(1);
     await place.release();
     expect((await retried).status).toBe(200);
+
+    // For good: past its Retry-After, its requests still wait the whole wait, so that a client
+    // that retries at once is not shed, and back, once a second.
+    const again = await holdPlaces(pinned, 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const later = client.send(get('/v1/pets/1', api.apiKey, { keepAlive: true }));
+    await until('requests_waiting', 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await gauge('requests_waiting')).toBe(1);
+    await again.release();
+    expect((await later).status).toBe(200);
     client.close();
   });
 });

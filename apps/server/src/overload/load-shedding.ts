@@ -58,8 +58,14 @@ type CountedResponse = ServerResponse & { [ADMITTED]?: boolean };
 
 /** When the `Retry-After` last given on a connection ends (monotonic ms). */
 const RETRY_AFTER_ENDS = Symbol('the end of the Retry-After last given on this connection');
+/**
+ * The connection came back before a `Retry-After` it was given had passed: its client retries
+ * at once, which a short wait would only bring back sooner. Once seen, for good: such a client
+ * shed again once each `Retry-After` had passed would be shed, and back, once a second.
+ */
+const RETRIES_AT_ONCE = Symbol('this connection came back before its Retry-After');
 
-type ToldSocket = Request['socket'] & { [RETRY_AFTER_ENDS]?: number };
+type ToldSocket = Request['socket'] & { [RETRY_AFTER_ENDS]?: number; [RETRIES_AT_ONCE]?: true };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -68,11 +74,6 @@ interface Waiting {
   req: Request;
   res: ServerResponse;
   since: number;
-  /**
-   * Its connection came back before the `Retry-After` it was given had passed: a client that
-   * retries at once, which a short wait would only bring back sooner.
-   */
-  impatient: boolean;
 }
 
 /** What is never shed: the probes, which must answer whatever the load, and CORS preflights. */
@@ -139,11 +140,11 @@ export interface LoadSheddingDeps {
  * the server can serve, and waiting would only make each of them late. Then a request may wait
  * only `standingWaitMs` (the controlled delay of CoDel, as Facebook's servers apply it to their
  * queues), and the clients turned away wait out their `Retry-After` while the server serves the
- * rest promptly. Not so a request on a connection that came back before its `Retry-After` had
- * passed: its client retries at once, and a short wait would only bring it back sooner, so it
- * keeps the whole wait. This relies on one connection per client, which a proxy in front that
- * pools connections does not keep: its connections count as clients that retry at once, and
- * their requests wait as they would without a standing line.
+ * rest promptly. Not so the requests of a connection that once came back before its
+ * `Retry-After` had passed: its client retries at once, and a short wait would only bring it
+ * back sooner, so they keep the whole wait. This relies on one connection per client, which a
+ * proxy in front that pools connections does not keep: its connections come to count as clients
+ * that retry at once, and their requests wait as they would without a standing line.
  */
 export function createLoadShedding(deps: LoadSheddingDeps) {
   const { limit, now, maxWaitMs, standingWaitMs } = deps;
@@ -204,11 +205,12 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
 
   function wait(req: Request, res: ServerResponse) {
     const since = now();
-    const impatient = ((req.socket as ToldSocket)[RETRY_AFTER_ENDS] ?? 0) > since;
+    const socket = req.socket as ToldSocket;
+    if ((socket[RETRY_AFTER_ENDS] ?? 0) > since) socket[RETRIES_AT_ONCE] = true;
     const subject = subjectOf(req);
     const line = lines.get(subject);
-    if (line === undefined) lines.set(subject, [{ req, res, since, impatient }]);
-    else line.push({ req, res, since, impatient });
+    if (line === undefined) lines.set(subject, [{ req, res, since }]);
+    else line.push({ req, res, since });
     if (waiting === 0) waitingSince = since;
     waiting += 1;
     sweeper ??= setInterval(sweep, Math.min(100, Math.max(1, maxWaitMs / 4))).unref();
@@ -219,7 +221,8 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     const waited = at - request.since;
     if (waited > maxWaitMs) return 'waited_too_long';
     const standing = at - waitingSince >= STANDING_AFTER_MS;
-    if (standing && !request.impatient && waited > standingWaitMs) return 'line_standing';
+    const retriesAtOnce = (request.req.socket as ToldSocket)[RETRIES_AT_ONCE] === true;
+    if (standing && !retriesAtOnce && waited > standingWaitMs) return 'line_standing';
     return undefined;
   }
 
