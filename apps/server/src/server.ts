@@ -32,11 +32,7 @@ import type { Logger } from './logger.js';
 import { Readiness } from './operations/health.js';
 import { createServerMetrics, type ServerMetrics } from './operations/metrics.js';
 import { ConcurrencyLimit, type ConcurrencyLimitSettings } from './overload/concurrency-limit.js';
-import {
-  createLoadShedding,
-  DEFAULT_MAX_WAIT_MS,
-  DEFAULT_STANDING_WAIT_MS,
-} from './overload/load-shedding.js';
+import { createLoadShedding, DEFAULT_MAX_WAIT_MS } from './overload/load-shedding.js';
 import { TRACING_OFF, type Tracing } from './tracing/tracing.js';
 
 export interface ApiServerDeps {
@@ -64,8 +60,6 @@ export interface ApiServerDeps {
   concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
   /** How long a request beyond the concurrency limit may wait for room before it is shed (ms). */
   maxWaitMs?: number;
-  /** How long it may wait while the line of such requests stands (ms). */
-  standingWaitMs?: number;
   /** What `/readyz` answers; main.ts shares it with the shutdown, which takes it down first. */
   readiness?: Readiness;
   /** Where each request's trace is recorded; nowhere by default. */
@@ -82,7 +76,6 @@ function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: Ad
   const shedding = createLoadShedding({
     limit,
     maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
-    standingWaitMs: deps.standingWaitMs ?? DEFAULT_STANDING_WAIT_MS,
     standingHeaders: admission.standingHeaders,
     corsOrigins: deps.corsOrigins ?? [],
     onShed: metrics.requestShed,

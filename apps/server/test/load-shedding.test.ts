@@ -5,7 +5,6 @@
  * learning is src/overload/concurrency-limit.test.ts's) and held full by creates whose bodies
  * have not all come yet, so that what waits, and for how long, depends on no timing.
  */
-import { once } from 'node:events';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -22,7 +21,7 @@ interface LogLine {
 }
 
 /** A server whose limit is pinned to `limit`, with its metrics, log lines and statements seen. */
-async function startPinned(limit: number, waits: { maxWaitMs: number; standingWaitMs?: number }) {
+async function startPinned(limit: number, maxWaitMs: number) {
   const metrics = createServerMetrics();
   const logLines: LogLine[] = [];
   const seen = { statements: 0 };
@@ -34,7 +33,7 @@ async function startPinned(limit: number, waits: { maxWaitMs: number; standingWa
   });
   const api = await startTestServer({
     concurrencyLimit: { initial: limit, min: limit, max: limit },
-    ...waits,
+    maxWaitMs,
     logger: pino({ level: 'info' }, lines),
     metrics,
     onQuery: () => {
@@ -49,41 +48,20 @@ async function startPinned(limit: number, waits: { maxWaitMs: number; standingWa
   const until = async (name: string, value: number) => {
     while ((await gauge(name)) !== value) await new Promise((resolve) => setTimeout(resolve, 5));
   };
-  return { api, metrics, logLines, seen, gauge, until };
+  return { api, metrics, logLines, seen, until };
 }
 
 type Pinned = Awaited<ReturnType<typeof startPinned>>;
 
-const get = (path: string, key?: string, { keepAlive = false } = {}) =>
+const get = (path: string, key?: string) =>
   [
     `GET ${path} HTTP/1.1`,
     'Host: localhost',
     ...(key ? [`Authorization: Bearer ${key}`] : []),
-    ...(keepAlive ? [] : ['Connection: close']),
+    'Connection: close',
     '',
     '',
   ].join('\r\n');
-
-/** One keep-alive connection, as each client of a crowd keeps one. */
-function keepAliveConnection(port: number) {
-  const socket = connect(port, '127.0.0.1');
-  const chunks: Buffer[] = [];
-  socket.on('data', (chunk) => chunks.push(chunk));
-  const answers = () =>
-    parseResponses(Buffer.concat(chunks)).filter(
-      ({ headers, body }) => Buffer.byteLength(body) === Number(headers['content-length'] ?? 0),
-    );
-  return {
-    /** Sends `request` on the connection and resolves with its answer. */
-    async send(request: string): Promise<RawResponse> {
-      const before = answers().length;
-      socket.write(request);
-      while (answers().length === before) await once(socket, 'data');
-      return answers()[before] as RawResponse;
-    },
-    close: () => socket.destroy(),
-  };
-}
 
 /**
  * Takes `count` places in the server: creates whose bodies are held back, in the server until
@@ -132,7 +110,7 @@ describe('load shedding: what waited too long', () => {
   afterAll(() => pinned?.api.close());
 
   it('is answered 503 service_unavailable with Retry-After and the IP headers as they stand, before any database work, counted against no rate limit', async () => {
-    pinned = await startPinned(2, { maxWaitMs: 50 });
+    pinned = await startPinned(2, 50);
     const { api, seen } = pinned;
     const free = await api.createKey({ label: 'free, shed', plan: 'free' });
     const places = await holdPlaces(pinned, 2);
@@ -196,7 +174,7 @@ describe('load shedding: the lines of the subjects are served in turn', () => {
   afterAll(() => pinned?.api.close());
 
   it('so one client sending most of the traffic does not starve another: its requests wait longest', async () => {
-    pinned = await startPinned(1, { maxWaitMs: 60_000, standingWaitMs: 60_000 });
+    pinned = await startPinned(1, 60_000);
     const { api, until, logLines } = pinned;
     const heavy = await api.createKey({
       label: 'heavy',
@@ -219,45 +197,5 @@ describe('load shedding: the lines of the subjects are served in turn', () => {
     // heavy client's five others, as it would be in one line.
     const served = logLines.filter(({ req }) => req?.method === 'GET').map(({ req }) => req?.url);
     expect(served.slice(0, 2)).toEqual(['/v1/pets', '/v1/pets?limit=1']);
-  });
-});
-
-describe('load shedding: a line that stands', () => {
-  let pinned: Pinned;
-  afterAll(() => pinned?.api.close());
-
-  it('sheds a request after the short wait, and lets a connection that came back before its Retry-After wait the whole wait, for good', async () => {
-    pinned = await startPinned(1, { maxWaitMs: 60_000 });
-    const { api, until, gauge, metrics } = pinned;
-    const place = await holdPlaces(pinned, 1);
-    const client = keepAliveConnection(api.port);
-
-    // The place stays held: the line stands, and its request is shed long before the 60 s.
-    const shed = await client.send(get('/v1/pets/1', api.apiKey, { keepAlive: true }));
-    expect(shed.status).toBe(503);
-    expect(shed.headers['retry-after']).toBe('1');
-    const text = await metrics.registry.metrics();
-    expect(text).toMatch(/animal_store_shed_requests_total\{reason="line_standing"\} 1\b/);
-
-    // Back at once, before its Retry-After: a client that would come back sooner still if shed
-    // sooner. It waits, past several sweeps of a standing line, until the place is free.
-    const retried = client.send(get('/v1/pets/1', api.apiKey, { keepAlive: true }));
-    await until('requests_waiting', 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await gauge('requests_waiting')).toBe(1);
-    await place.release();
-    expect((await retried).status).toBe(200);
-
-    // For good: past its Retry-After, its requests still wait the whole wait, so that a client
-    // that retries at once is not shed, and back, once a second.
-    const again = await holdPlaces(pinned, 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const later = client.send(get('/v1/pets/1', api.apiKey, { keepAlive: true }));
-    await until('requests_waiting', 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await gauge('requests_waiting')).toBe(1);
-    await again.release();
-    expect((await later).status).toBe(200);
-    client.close();
   });
 });

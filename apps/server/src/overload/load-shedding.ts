@@ -6,27 +6,11 @@ import { requestIdFor } from '../http/request-id.js';
 import { HEALTH_PATH, READY_PATH } from '../operations/health.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 
-/**
- * Why a request was shed, as metrics label it: it waited its whole wait, or the short wait of a
- * line that stands.
- */
-export type ShedReason = 'waited_too_long' | 'line_standing';
+/** Why a request was shed, as metrics label it. */
+export type ShedReason = 'waited_too_long';
 
 /** How long a request beyond the limit may wait for room by default (ms): well within a second. */
 export const DEFAULT_MAX_WAIT_MS = 500;
-
-/**
- * How long a request may wait while the line stands (ms), by default: long enough to keep the
- * server fed between one request leaving and the next being admitted, short enough that what is
- * served is served promptly.
- */
-export const DEFAULT_STANDING_WAIT_MS = 10;
-
-/**
- * A line that has not been empty for this long stands (ms): it is no burst being absorbed, but
- * more clients than the server can serve (CoDel's interval).
- */
-const STANDING_AFTER_MS = 100;
 
 /** Seconds a shed client is told to wait: enough for the work in the server to drain. */
 const RETRY_AFTER_SECONDS = 1;
@@ -55,17 +39,6 @@ const BUSY_EXPOSED_HEADERS =
 const ADMITTED = Symbol('counted in the server by load shedding');
 
 type CountedResponse = ServerResponse & { [ADMITTED]?: boolean };
-
-/** When the `Retry-After` last given on a connection ends (monotonic ms). */
-const RETRY_AFTER_ENDS = Symbol('the end of the Retry-After last given on this connection');
-/**
- * The connection came back before a `Retry-After` it was given had passed: its client retries
- * at once, which a short wait would only bring back sooner. Once seen, for good: such a client
- * shed again once each `Retry-After` had passed would be shed, and back, once a second.
- */
-const RETRIES_AT_ONCE = Symbol('this connection came back before its Retry-After');
-
-type ToldSocket = Request['socket'] & { [RETRY_AFTER_ENDS]?: number; [RETRIES_AT_ONCE]?: true };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -104,8 +77,6 @@ export interface LoadSheddingDeps {
   limit: ConcurrencyLimit;
   /** How long a request beyond the limit may wait for room before it is shed (ms). */
   maxWaitMs: number;
-  /** How long it may wait while the line stands, unless its client retries at once (ms). */
-  standingWaitMs: number;
   /** An IP's rate-limit headers as they stand, neither counting nor refusing. */
   standingHeaders: (clientAddress: string) => Record<string, string>;
   /** Browser origins allowed to read our responses (CORS). */
@@ -135,25 +106,13 @@ export interface LoadSheddingDeps {
  * carries, as sent, else its address) and the lines are served in turn, so one subject sending
  * most of the traffic waits longest, and is the one shed: it cannot starve the others.
  * Probes and CORS preflights never wait and are never shed.
- *
- * A line that has not been empty for `STANDING_AFTER_MS` stands: more clients are coming than
- * the server can serve, and waiting would only make each of them late. Then a request may wait
- * only `standingWaitMs` (the controlled delay of CoDel, as Facebook's servers apply it to their
- * queues), and the clients turned away wait out their `Retry-After` while the server serves the
- * rest promptly. Not so the requests of a connection that once came back before its
- * `Retry-After` had passed: its client retries at once, and a short wait would only bring it
- * back sooner, so they keep the whole wait. This relies on one connection per client, which a
- * proxy in front that pools connections does not keep: its connections come to count as clients
- * that retry at once, and their requests wait as they would without a standing line.
  */
 export function createLoadShedding(deps: LoadSheddingDeps) {
-  const { limit, now, maxWaitMs, standingWaitMs } = deps;
+  const { limit, now, maxWaitMs } = deps;
   const allowedOrigins = new Set(deps.corsOrigins);
   const lines = new Map<string, Waiting[]>();
   let inFlight = 0;
   let waiting = 0;
-  /** When the lines, all empty before, last had a request waiting. */
-  let waitingSince = 0;
   let sweeper: NodeJS.Timeout | undefined;
   let sheddingSince: number | undefined;
   let lastShedAt = 0;
@@ -193,7 +152,6 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     lastShedAt = at;
     shedMeanwhile += 1;
     deps.onShed(reason);
-    (req.socket as ToldSocket)[RETRY_AFTER_ENDS] = at + RETRY_AFTER_SECONDS * 1_000;
     answerBusy(req, res);
   }
 
@@ -203,27 +161,13 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     app(req, res);
   }
 
-  function wait(req: Request, res: ServerResponse) {
-    const since = now();
-    const socket = req.socket as ToldSocket;
-    if ((socket[RETRY_AFTER_ENDS] ?? 0) > since) socket[RETRIES_AT_ONCE] = true;
-    const subject = subjectOf(req);
+  function wait(request: Waiting) {
+    const subject = subjectOf(request.req);
     const line = lines.get(subject);
-    if (line === undefined) lines.set(subject, [{ req, res, since }]);
-    else line.push({ req, res, since });
-    if (waiting === 0) waitingSince = since;
+    if (line === undefined) lines.set(subject, [request]);
+    else line.push(request);
     waiting += 1;
     sweeper ??= setInterval(sweep, Math.min(100, Math.max(1, maxWaitMs / 4))).unref();
-  }
-
-  /** Why `request` is to be shed at `at`, if it has waited as long as it may. */
-  function overdue(request: Waiting, at: number): ShedReason | undefined {
-    const waited = at - request.since;
-    if (waited > maxWaitMs) return 'waited_too_long';
-    const standing = at - waitingSince >= STANDING_AFTER_MS;
-    const retriesAtOnce = (request.req.socket as ToldSocket)[RETRIES_AT_ONCE] === true;
-    if (standing && !retriesAtOnce && waited > standingWaitMs) return 'line_standing';
-    return undefined;
   }
 
   /** The next request to admit: the first of the line whose turn it is, and that line's turn passes. */
@@ -245,9 +189,8 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
       const next = nextWaiting();
       if (next === undefined) break;
       if (abandoned(next)) continue;
-      const reason = overdue(next, at);
-      if (reason === undefined) enter(next.req, next.res, app);
-      else shed(next, reason, at);
+      if (at - next.since > maxWaitMs) shed(next, 'waited_too_long', at);
+      else enter(next.req, next.res, app);
     }
   }
 
@@ -257,12 +200,10 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     for (const [subject, line] of lines) {
       while (line.length > 0) {
         const head = line[0] as Waiting;
-        const gone = abandoned(head);
-        const reason = gone ? undefined : overdue(head, at);
-        if (!gone && reason === undefined) break;
+        if (!abandoned(head) && at - head.since <= maxWaitMs) break;
         line.shift();
         waiting -= 1;
-        if (reason !== undefined) shed(head, reason, at);
+        if (!abandoned(head)) shed(head, 'waited_too_long', at);
       }
       if (line.length === 0) lines.delete(subject);
     }
@@ -287,7 +228,7 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
       if (isExempt(req)) return app(req, res);
       if (inFlight < limit.value && waiting === 0) return enter(req, res, app);
       limit.reached();
-      wait(req as Request, res);
+      wait({ req: req as Request, res, since: now() });
     };
   }
 

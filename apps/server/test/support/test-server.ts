@@ -62,8 +62,6 @@ export interface TestServerOptions {
   concurrencyLimit?: Partial<ConcurrencyLimitSettings>;
   /** How long a request beyond the concurrency limit waits before it is shed (ms). */
   maxWaitMs?: number;
-  /** How long it waits while the line stands, unless its client retries at once (ms). */
-  standingWaitMs?: number;
 }
 
 const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
@@ -95,7 +93,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     tracing: options.tracing,
     concurrencyLimit: options.concurrencyLimit,
     maxWaitMs: options.maxWaitMs,
-    standingWaitMs: options.standingWaitMs,
   });
   await listen(server, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
