@@ -19,7 +19,7 @@ export const USAGE = `Usage: pnpm bench [options]
   --overload                 instead of the scenarios: get by random id with a 1 s deadline, closed
                              loop at 50, 1,000 and 4,000 clients (naive and polite) and open loop
                              at 1×, 2× and 4× capacity, --duration S per level
-  --server-node-options "…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
+  --server-node-options="…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
   --server-env NAME=VALUE    a variable for the API servers (ours and --compare's, not the
                              baseline), e.g. OpenTelemetry's OTEL_*; repeat it for several
   --server-stdout FILE       keep the servers' stdout (request logs) there (default /dev/null)
