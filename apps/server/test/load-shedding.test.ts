@@ -1,9 +1,10 @@
 /**
  * What is beyond the concurrency limit waits its turn, the lines of the subjects served in turn,
  * and is shed once it has waited too long: 503 with Retry-After, before any database or Redis
- * work, counted against no rate limit; the probes never wait. The limit is pinned small here (its
- * learning is src/overload/concurrency-limit.test.ts's) and held full by creates whose bodies
- * have not all come yet, so that what waits, and for how long, depends on no timing.
+ * work, counted against no rate limit; the probes and CORS preflights never wait. The limit is
+ * pinned small here (its learning is src/overload/concurrency-limit.test.ts's) and held full by
+ * creates whose bodies have not all come yet, so that what waits, and for how long, depends on
+ * no timing.
  */
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
@@ -34,6 +35,7 @@ async function startPinned(limit: number, maxWaitMs: number) {
   const api = await startTestServer({
     concurrencyLimit: { initial: limit, min: limit, max: limit },
     maxWaitMs,
+    corsOrigins: [SHOP],
     logger: pino({ level: 'info' }, lines),
     metrics,
     onQuery: () => {
@@ -52,6 +54,19 @@ async function startPinned(limit: number, maxWaitMs: number) {
 }
 
 type Pinned = Awaited<ReturnType<typeof startPinned>>;
+
+/** The one browser origin the pinned servers allow. */
+const SHOP = 'https://shop.example';
+
+const preflight = [
+  'OPTIONS /v1/pets HTTP/1.1',
+  'Host: localhost',
+  `Origin: ${SHOP}`,
+  'Access-Control-Request-Method: POST',
+  'Connection: close',
+  '',
+  '',
+].join('\r\n');
 
 const get = (path: string, key?: string) =>
   [
@@ -140,13 +155,15 @@ describe('load shedding: what waited too long', () => {
     expect(after.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
-  it('never happens to the probes: they do not wait', async () => {
+  it('never happens to the probes and CORS preflights: they do not wait', async () => {
     const places = await holdPlaces(pinned, 2);
     const answers = await sendTogether(pinned.api.server, [
       ...Array.from({ length: 3 }, () => get('/healthz')),
       ...Array.from({ length: 3 }, () => get('/readyz')),
+      ...Array.from({ length: 3 }, () => preflight),
     ]);
-    expect(answers.map(({ status }) => status)).toEqual(Array(6).fill(200));
+    expect(answers.map(({ status }) => status)).toEqual([...Array(6).fill(200), 204, 204, 204]);
+    expect(answers.at(-1)?.headers['access-control-allow-origin']).toBe(SHOP);
     await places.release();
   });
 
