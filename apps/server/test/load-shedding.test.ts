@@ -50,7 +50,7 @@ async function startPinned(limit: number, maxWaitMs: number) {
   const until = async (name: string, value: number) => {
     while ((await gauge(name)) !== value) await new Promise((resolve) => setTimeout(resolve, 5));
   };
-  return { api, metrics, logLines, seen, until };
+  return { api, metrics, logLines, seen, gauge, until };
 }
 
 type Pinned = Awaited<ReturnType<typeof startPinned>>;
@@ -214,5 +214,54 @@ describe('load shedding: the lines of the subjects are served in turn', () => {
     // heavy client's five others, as it would be in one line.
     const served = logLines.filter(({ req }) => req?.method === 'GET').map(({ req }) => req?.url);
     expect(served.slice(0, 2)).toEqual(['/v1/pets', '/v1/pets?limit=1']);
+  });
+});
+
+describe('load shedding: a connection with two requests waiting', () => {
+  let pinned: Pinned;
+  afterAll(() => pinned?.api.close());
+
+  it('is read no further until none waits: what a client pipelines into the line stays in the kernel, and is answered in order, none lost', async () => {
+    pinned = await startPinned(1, 60_000);
+    const { api, until, gauge } = pinned;
+    const { port } = api.server.address() as { port: number };
+    const place = await holdPlaces(pinned, 1);
+
+    const keepAlive = (path: string) =>
+      get(path, api.apiKey).replace('Connection: close', 'Connection: keep-alive');
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(keepAlive('/v1/pets/1'));
+    await until('requests_waiting', 1);
+    socket.write(keepAlive('/v1/pets?limit=1'));
+    await until('requests_waiting', 2);
+    // Forty-nine more behind these two, the last a create that closes the connection; then a
+    // probe on a connection of its own, answered in a turn that would have read them had they
+    // been read.
+    const body = JSON.stringify({ name: 'Pipelined', categoryId: 1 });
+    const create = [
+      'POST /v1/pets HTTP/1.1',
+      'Host: localhost',
+      `Authorization: Bearer ${api.apiKey}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n');
+    socket.write(Array.from({ length: 48 }, () => keepAlive('/v1/pets?limit=1')).join('') + create);
+    expect((await sendRaw(port, get('/healthz'))).status).toBe(200);
+    expect(await gauge('requests_waiting')).toBe(2);
+
+    await place.release();
+    await closed;
+    const answers = parseResponses(Buffer.concat(chunks));
+    expect(answers.map(({ status }) => status)).toEqual([...Array(50).fill(200), 201]);
+    const bodies = answers.map((answer) => JSON.parse(answer.body));
+    // In order: the pet, the pages, the pet created.
+    expect([bodies[0], bodies.at(-1)]).toMatchObject([{ id: 1 }, { name: 'Pipelined' }]);
+    expect(bodies.slice(1, -1).every(Array.isArray)).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Request } from 'express';
+import { holdUnread, letRead } from '../departures/connection-reading.js';
 import { ApiError } from '../http/api-error.js';
 import { API_BROWSER_HEADERS } from '../http/browser-policy.js';
 import { requestIdFor } from '../http/request-id.js';
@@ -39,6 +41,11 @@ const BUSY_EXPOSED_HEADERS =
 const ADMITTED = Symbol('counted in the server by load shedding');
 
 type CountedResponse = ServerResponse & { [ADMITTED]?: boolean };
+
+/** How many of a connection's requests wait in the lines. */
+const WAITING_HERE = Symbol('requests of this connection waiting');
+
+type WaitingConnection = Socket & { [WAITING_HERE]?: number };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -161,13 +168,33 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     app(req, res);
   }
 
+  /**
+   * A connection with a second request waiting (a client pipelining into the line) is read no
+   * further until none waits: its later requests could not be answered before these anyway
+   * (HTTP/1.1 answers in order), and would otherwise all be parsed and held, however many it
+   * sends. They stay in the kernel's buffers. A connection with one request at a time, as a crowd
+   * of clients has, is never held: that costs it nothing.
+   */
   function wait(request: Waiting) {
     const subject = subjectOf(request.req);
     const line = lines.get(subject);
     if (line === undefined) lines.set(subject, [request]);
     else line.push(request);
     waiting += 1;
+    const connection = request.req.socket as WaitingConnection;
+    const waitingHere = (connection[WAITING_HERE] ?? 0) + 1;
+    connection[WAITING_HERE] = waitingHere;
+    if (waitingHere > 1) holdUnread(connection);
     sweeper ??= setInterval(sweep, Math.min(100, Math.max(1, maxWaitMs / 4))).unref();
+  }
+
+  /** `request` has left its line; its connection is read again once none of its requests wait. */
+  function leftLine(request: Waiting) {
+    waiting -= 1;
+    const connection = request.req.socket as WaitingConnection;
+    const left = (connection[WAITING_HERE] ?? 1) - 1;
+    connection[WAITING_HERE] = left;
+    if (left === 0) letRead(connection);
   }
 
   /** The next request to admit: the first of the line whose turn it is, and that line's turn passes. */
@@ -178,7 +205,7 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     const next = line.shift() as Waiting;
     lines.delete(subject);
     if (line.length > 0) lines.set(subject, line);
-    waiting -= 1;
+    leftLine(next);
     return next;
   }
 
@@ -202,7 +229,7 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
         const head = line[0] as Waiting;
         if (!abandoned(head) && at - head.since <= maxWaitMs) break;
         line.shift();
-        waiting -= 1;
+        leftLine(head);
         if (!abandoned(head)) shed(head, 'waited_too_long', at);
       }
       if (line.length === 0) lines.delete(subject);
