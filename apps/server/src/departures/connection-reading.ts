@@ -8,9 +8,8 @@ import type { Socket } from 'node:net';
  * go, although Node resumes a connection's socket whenever a request reads its body (which the
  * server does at once for those without one, `readBodilessRequestsAtOnce`), and once its answers
  * have drained when it paused it for them. It relies on Node's server reading a socket exactly
- * while it is flowing:
- * `pause()` stops the reads and a `'resume'` event starts them again (`onSocketPause` and
- * `onSocketResume` in Node's `_http_server.js`).
+ * while it is flowing: `pause()` stops the reads and a `'resume'` event starts them again
+ * (`onSocketPause` and `onSocketResume` in Node's `_http_server.js`).
  */
 const HELD = Symbol('held unread');
 
