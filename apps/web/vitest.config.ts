@@ -6,7 +6,9 @@ export default defineConfig({
     environment: 'node',
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/chromium.ts', 'test/support/build-app.ts'],
-    testTimeout: 30_000,
+    // As the server suite's: beside every other suite of the test command on two cores, a test
+    // took up to ten times its quiet time (30 s against 3, seen in clean-clone runs).
+    testTimeout: 90_000,
     // A page reacts when the browser gets to it: on a busy machine that can take seconds, so
     // `expect.poll` waits as long as playwright's own actions do (10 s), not vitest's 1 s.
     expect: { poll: { timeout: 10_000 } },
