@@ -420,7 +420,9 @@ describe('Shutdown drain', () => {
       ['', 'Expect: something\r\n'].map(async (extraHeaders) => {
         const socket = connect(port, '127.0.0.1');
         await once(socket, 'connect');
-        const client = { socket, extraHeaders, received: '' };
+        // Listened for from the start: the connection may end before the test awaits it.
+        const ended = once(socket, 'end');
+        const client = { socket, extraHeaders, received: '', ended };
         socket.setEncoding('utf8').on('data', (chunk: string) => {
           client.received += chunk;
         });
@@ -428,12 +430,18 @@ describe('Shutdown drain', () => {
         return client;
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Idle: each first request answered whole (the pets' page is `[]`) before the signal, however
+    // slow the machine.
+    await eventually(
+      async () => clients.every(({ received }) => received.endsWith('\r\n\r\n[]')) || undefined,
+      30_000,
+      'the first answers',
+    );
     server.child.kill('SIGTERM');
     await eventually(() => listenerRefuses(port), 10_000, 'the listener to close');
     for (const client of clients) client.socket.write(request(client.extraHeaders));
     const startedAt = Date.now();
-    await Promise.all(clients.map((client) => once(client.socket, 'end')));
+    await Promise.all(clients.map((client) => client.ended));
     for (const { received, extraHeaders } of clients) {
       const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
       expect(
