@@ -78,6 +78,19 @@ const get = (path: string, key?: string) =>
     '',
   ].join('\r\n');
 
+/** The head of a create with `body`, which closes its connection; the body is sent apart. */
+const createHead = (key: string, body: string) =>
+  [
+    'POST /v1/pets HTTP/1.1',
+    'Host: localhost',
+    `Authorization: Bearer ${key}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+
 /**
  * Takes `count` places in the server: creates whose bodies are held back, in the server until
  * `release` sends them. Their key is looked up first, by a HEAD of its own (the lines' test
@@ -88,16 +101,7 @@ const get = (path: string, key?: string) =>
 async function holdPlaces({ api, until }: Pinned, count: number) {
   expect((await api.request('/v1/pets?limit=1', { method: 'HEAD' })).status).toBe(200);
   const body = JSON.stringify({ name: 'Held', categoryId: 1 });
-  const head = [
-    'POST /v1/pets HTTP/1.1',
-    'Host: localhost',
-    `Authorization: Bearer ${api.apiKey}`,
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    '',
-    '',
-  ].join('\r\n');
+  const head = createHead(api.apiKey, body);
   const { port } = api.server.address() as { port: number };
   const held = Array.from({ length: count }, () => {
     const socket = connect(port, '127.0.0.1');
@@ -241,16 +245,7 @@ describe('load shedding: a connection with two requests waiting', () => {
     // probe on a connection of its own, answered in a turn that would have read them had they
     // been read.
     const body = JSON.stringify({ name: 'Pipelined', categoryId: 1 });
-    const create = [
-      'POST /v1/pets HTTP/1.1',
-      'Host: localhost',
-      `Authorization: Bearer ${api.apiKey}`,
-      'Content-Type: application/json',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Connection: close',
-      '',
-      body,
-    ].join('\r\n');
+    const create = createHead(api.apiKey, body) + body;
     socket.write(Array.from({ length: 48 }, () => keepAlive('/v1/pets?limit=1')).join('') + create);
     expect((await sendRaw(port, get('/healthz'))).status).toBe(200);
     expect(await gauge('requests_waiting')).toBe(2);
