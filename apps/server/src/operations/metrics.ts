@@ -80,7 +80,7 @@ export function createServerMetrics() {
   });
   const shed = new Counter({
     name: `${PREFIX}shed_requests_total`,
-    help: 'Requests answered 503 at once because the server was over its concurrency limit, by reason: over_limit, or over_fair_share (a client holding more than its share near the limit).',
+    help: 'Requests answered 503 because the server was over its concurrency limit, by reason: waited_too_long (waited OVERLOAD_MAX_WAIT_MS for room).',
     labelNames: ['reason'],
     registers: [registry],
   });
