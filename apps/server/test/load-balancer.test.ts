@@ -134,7 +134,9 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
       }
       client.close();
     })();
-  });
+    // On a fresh machine startBalancedDeployment installs HAProxy first (apt-get), after waiting
+    // for any other suite's apt-get (the web suite's Chromium) to finish.
+  }, 600_000);
 
   afterAll(async () => {
     steadyClient.stop();

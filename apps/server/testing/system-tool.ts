@@ -12,6 +12,14 @@ import { promisify } from 'node:util';
 
 const APT_GET = '/usr/bin/apt-get';
 
+/**
+ * apt-get fails at once when another apt-get holds its locks, and on a fresh machine the suites
+ * of the test command install their tools side by side (Chromium for one, HAProxy for two test
+ * files of another): each waits its turn instead, up to this many seconds (Debian 12's apt waits
+ * so for the lists' lock `update` takes, too).
+ */
+const WAIT_FOR_APT_LOCK = ['-o', 'DPkg::Lock::Timeout=600'];
+
 export interface SystemTool {
   /** What the tests call it, e.g. `Chromium`. */
   name: string;
@@ -45,8 +53,8 @@ async function installDebianPackage({ name, debianPackage }: SystemTool): Promis
   process.stderr.write(
     `${name} is missing: installing Debian’s ${debianPackage} package (apt-get)…\n`,
   );
-  await apt(APT_GET, ['update', '-qq'], options);
-  await apt(APT_GET, ['install', '-y', '-qq', debianPackage], options);
+  await apt(APT_GET, [...WAIT_FOR_APT_LOCK, 'update', '-qq'], options);
+  await apt(APT_GET, [...WAIT_FOR_APT_LOCK, 'install', '-y', '-qq', debianPackage], options);
 }
 
 /** The tool's executable: named, found, or installed; else an error saying how to get it. */

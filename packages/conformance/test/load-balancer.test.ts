@@ -44,8 +44,8 @@ describe.each([
     revokedKey = await instance.createKey({ plan: 'free' });
     await instance.revokeKey(revokedKey);
     // On a fresh machine this installs HAProxy first (apt-get), which on a machine busy with the
-    // rest of the test command took past 90 s.
-  }, 300_000);
+    // rest of the test command took past 90 s, after waiting for the web suite's Chromium.
+  }, 600_000);
 
   afterAll(async () => {
     await deployment?.stop();
