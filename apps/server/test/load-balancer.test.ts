@@ -16,6 +16,7 @@ import {
 } from '../testing/balanced-deployment.js';
 import type { Balancer } from '../testing/haproxy.js';
 import { type LiveServer, ROOMY } from '../testing/live-server.js';
+import { SYSTEM_TOOL_INSTALL_MS } from '../testing/system-tool.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 
 /**
@@ -136,7 +137,7 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
     })();
     // On a fresh machine startBalancedDeployment installs HAProxy first (apt-get), after waiting
     // for any other suite's apt-get (the web suite's Chromium) to finish.
-  }, 600_000);
+  }, SYSTEM_TOOL_INSTALL_MS);
 
   afterAll(async () => {
     steadyClient.stop();

@@ -13,12 +13,15 @@ import { promisify } from 'node:util';
 const APT_GET = '/usr/bin/apt-get';
 
 /**
- * apt-get fails at once when another apt-get holds its locks, and on a fresh machine the suites
- * of the test command install their tools side by side (Chromium for one, HAProxy for two test
- * files of another): each waits its turn instead, up to this many seconds (Debian 12's apt waits
- * so for the lists' lock `update` takes, too).
+ * How long finding a tool may take where it may be installed (ms): apt-get fails at once when
+ * another apt-get holds its locks, and on a fresh machine the suites of the test command install
+ * their tools side by side (Chromium for one, HAProxy for two test files of another), so each
+ * waits its turn up to this long (Debian 12's apt waits so for the lists' lock `update` takes,
+ * too). A test hook that may install a tool gets as long.
  */
-const WAIT_FOR_APT_LOCK = ['-o', 'DPkg::Lock::Timeout=600'];
+export const SYSTEM_TOOL_INSTALL_MS = 600_000;
+
+const WAIT_FOR_APT_LOCK = ['-o', `DPkg::Lock::Timeout=${SYSTEM_TOOL_INSTALL_MS / 1_000}`];
 
 export interface SystemTool {
   /** What the tests call it, e.g. `Chromium`. */

@@ -13,6 +13,7 @@ import {
   type BalancedDeployment,
   startBalancedDeployment,
 } from '@animal-store/server/testing/balanced-deployment';
+import { SYSTEM_TOOL_INSTALL_MS } from '@animal-store/server/testing/system-tool';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ConformanceReport, formatReport, runConformance } from '../src/index.js';
 
@@ -52,7 +53,7 @@ describe.each([
     await instance.revokeKey(revokedKey);
     // On a fresh machine this installs HAProxy first (apt-get), which on a machine busy with the
     // rest of the test command took past 90 s, after waiting for the web suite's Chromium.
-  }, 600_000);
+  }, SYSTEM_TOOL_INSTALL_MS);
 
   afterAll(async () => {
     await deployment?.stop();
