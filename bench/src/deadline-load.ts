@@ -37,6 +37,9 @@ export interface DeadlineRun {
   generator: GeneratorLoad;
 }
 
+/** A level's first second, when a closed loop's clients all send at once, is told apart. */
+const ARRIVAL_MS = 1_000;
+
 /**
  * The measured seconds of a level. Only what ends within them is counted, as autocannon does:
  * requests still outstanding when they are over are abandoned uncounted, so that a level's
@@ -57,8 +60,9 @@ function measuredWindow(durationSeconds: number) {
     isOpen: () => open && performance.now() < endsAt,
     elapsedMs: () => performance.now() - startedAt,
     remainingMs: () => Math.max(0, endsAt - performance.now()),
-    record(end: RequestEnd) {
-      if (open) recordEnd(tally, end);
+    /** @param sentAt when the request was sent (performance.now()) */
+    record(end: RequestEnd, sentAt: number) {
+      if (open) recordEnd(tally, end, sentAt - startedAt >= ARRIVAL_MS);
     },
     close(): GeneratorLoad {
       open = false;
@@ -122,8 +126,9 @@ export async function closedLoop(
   const client = async (connection: DeadlineConnection) => {
     while (window.isOpen()) {
       sent += 1;
-      const end = await connection.get(target.nextPath(), performance.now());
-      window.record(end);
+      const sentAt = performance.now();
+      const end = await connection.get(target.nextPath(), sentAt);
+      window.record(end, sentAt);
       const status = end.kind === 'answer' ? end.status : undefined;
       const pause = pauseBeforeNext(shape.behaviour, status, end.retryAfter);
       if (pause > 0) await delay(Math.min(pause, window.remainingMs()));
@@ -176,7 +181,7 @@ export async function openLoop(target: DeadlineTarget, shape: OpenLoopShape): Pr
         // One closed at its deadline is left behind: an arrival takes an open one if there is
         // one, as a client's connection pool does, and connects only when there is none.
         if (connection.isOpen) idle.push(connection);
-        window.record(end);
+        window.record(end, arrivedAt);
       });
     }
     sent += admitted.send;

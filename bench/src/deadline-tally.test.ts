@@ -34,6 +34,14 @@ describe('recordEnd', () => {
     expect(tally).toMatchObject({ ok: 2, shed: 1, other: 2, okLatenciesMs: [3, 5] });
   });
 
+  it("keeps apart the 2xx latencies of requests sent after the level's first second", () => {
+    const tally = emptyTally();
+    recordEnd(tally, { kind: 'answer', status: 200, latencyMs: 400 }, false);
+    recordEnd(tally, { kind: 'answer', status: 200, latencyMs: 20 }, true);
+    recordEnd(tally, { kind: 'answer', status: 503, latencyMs: 30 }, true);
+    expect(tally).toMatchObject({ okLatenciesMs: [400, 20], steadyOkLatenciesMs: [20] });
+  });
+
   it('counts requests given up at the deadline and failed ones, and every end once', () => {
     const tally = emptyTally();
     recordEnd(tally, { kind: 'past-deadline' });
@@ -59,7 +67,7 @@ describe('summarizeTally', () => {
   it('gives rates over the measured seconds and percentiles of the 2xx only', () => {
     const tally = emptyTally();
     for (const latencyMs of [4, 1, 3, 2])
-      recordEnd(tally, { kind: 'answer', status: 200, latencyMs });
+      recordEnd(tally, { kind: 'answer', status: 200, latencyMs }, latencyMs < 4);
     for (let i = 0; i < 6; i++) recordEnd(tally, { kind: 'answer', status: 503, latencyMs: 900 });
     recordEnd(tally, { kind: 'past-deadline' });
     expect(summarizeTally(tally, 2)).toEqual({
@@ -70,6 +78,7 @@ describe('summarizeTally', () => {
       errors: 0,
       p50Ms: 2,
       p99Ms: 4,
+      steadyP99Ms: 3,
     });
   });
 

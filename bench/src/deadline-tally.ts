@@ -20,6 +20,11 @@ export interface DeadlineTally {
   errors: number;
   /** Latencies of the 2xx answers, for their percentiles. */
   okLatenciesMs: number[];
+  /**
+   * Those of the 2xx answers to requests sent after the level's first second, when every client
+   * of a closed loop sends at once: what the server keeps to once the crowd has arrived.
+   */
+  steadyOkLatenciesMs: number[];
 }
 
 export const emptyTally = (): DeadlineTally => ({
@@ -29,6 +34,7 @@ export const emptyTally = (): DeadlineTally => ({
   pastDeadline: 0,
   errors: 0,
   okLatenciesMs: [],
+  steadyOkLatenciesMs: [],
 });
 
 /**
@@ -41,12 +47,14 @@ export function classifyAnswer(status: number, latencyMs: number, deadlineMs: nu
     : { kind: 'answer', status, latencyMs };
 }
 
-export function recordEnd(tally: DeadlineTally, end: RequestEnd): void {
+/** @param steady the request was sent after the level's first second */
+export function recordEnd(tally: DeadlineTally, end: RequestEnd, steady = false): void {
   if (end.kind === 'past-deadline') tally.pastDeadline += 1;
   else if (end.kind === 'error') tally.errors += 1;
   else if (end.status >= 200 && end.status < 300) {
     tally.ok += 1;
     tally.okLatenciesMs.push(end.latencyMs);
+    if (steady) tally.steadyOkLatenciesMs.push(end.latencyMs);
   } else if (end.status === 503) tally.shed += 1;
   else tally.other += 1;
 }
@@ -70,11 +78,14 @@ export interface DeadlineSummary {
   errors: number;
   p50Ms: number;
   p99Ms: number;
+  /** p99 of the 2xx to requests sent after the level's first second. */
+  steadyP99Ms: number;
 }
 
 /** Rates over the level's measured seconds, and the 2xx latency percentiles. */
 export function summarizeTally(tally: DeadlineTally, seconds: number): DeadlineSummary {
-  const sorted = [...tally.okLatenciesMs].sort((a, b) => a - b);
+  const ascending = (latencies: readonly number[]) => [...latencies].sort((a, b) => a - b);
+  const sorted = ascending(tally.okLatenciesMs);
   const perSecond = (count: number) => (seconds > 0 ? count / seconds : 0);
   return {
     okPerSecond: perSecond(tally.ok),
@@ -84,5 +95,6 @@ export function summarizeTally(tally: DeadlineTally, seconds: number): DeadlineS
     errors: tally.errors,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
+    steadyP99Ms: percentile(ascending(tally.steadyOkLatenciesMs), 0.99),
   };
 }

@@ -19,6 +19,7 @@ function levelResult(index: number, okPerSecond: number, rest: Partial<LevelResu
     errors: 0,
     p50Ms: 2,
     p99Ms: 9,
+    steadyP99Ms: 7,
     ratePerSecond: level.kind === 'open' ? okPerSecond * level.capacityMultiple : undefined,
     sent: okPerSecond * 10,
     skipped: 0,
@@ -52,7 +53,7 @@ const bare = run(
 );
 const ours = run('ours', false, [
   levelResult(0, 15_000),
-  levelResult(1, 11_000, { shedPerSecond: 1_234.4, p50Ms: 78, p99Ms: 193.4 }),
+  levelResult(1, 11_000, { shedPerSecond: 1_234.4, p50Ms: 78, p99Ms: 193.4, steadyP99Ms: 41.6 }),
   levelResult(2, 9_900, { pastDeadline: 5_221, peakRssBytes: 382 * MB }),
   levelResult(3, 14_000),
   levelResult(4, 15_000),
@@ -85,6 +86,10 @@ describe('overloadTable', () => {
     expect(lines[deadline + 2]).toBe('| ours | 0 | 0 | 5,221 | 0 | 0 | 0 | 0 |');
     expect(table).toContain('| ours | 0 | 1,234 | 0 |');
     expect(table).toContain('| ours | 2 / 9 | 78 / 193 |');
+    const steady = lines.indexOf(
+      '| **p99 ms of the 2xx sent after the first second** |  |  |  |  |  |  |  |',
+    );
+    expect(lines[steady + 2]).toBe('| ours | 7 | 42 | 7 | 7 | 7 | 7 | 7 |');
     expect(table).toContain('| ours | 200 | 200 | 382 |');
     expect(table).toContain('| bare | 96 | 96 |');
   });

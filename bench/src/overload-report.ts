@@ -48,6 +48,10 @@ const METRICS: readonly MetricRow[] = [
     cell: (result) => integer(result.pastDeadline),
   },
   { title: 'p50 / p99 ms of the 2xx', cell: (r) => `${integer(r.p50Ms)} / ${integer(r.p99Ms)}` },
+  {
+    title: 'p99 ms of the 2xx sent after the first second',
+    cell: (result) => integer(result.steadyP99Ms),
+  },
   { title: 'peak RSS MB', cell: (result) => megabytes(result.peakRssBytes) },
 ];
 

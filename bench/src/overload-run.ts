@@ -126,7 +126,7 @@ function levelLine(name: string, result: LevelResult): string {
   return (
     `${name}: ${levelLabel(result.level)}: ${rate(result.okPerSecond)} 2xx/s, ` +
     `${rate(result.shedPerSecond)} shed/s, ${rate(result.pastDeadline)} past deadline, ` +
-    `p99 ${rate(result.p99Ms)} ms, RSS ${rate(result.peakRssBytes / 1048576)} MB`
+    `p99 ${rate(result.p99Ms)} ms (${rate(result.steadyP99Ms)} after the first second), RSS ${rate(result.peakRssBytes / 1048576)} MB`
   );
 }
 
