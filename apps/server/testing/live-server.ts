@@ -70,7 +70,8 @@ export async function startScriptFlags(): Promise<string[]> {
 
 /**
  * How long a start may take before the test gives up. Beside every other suite on two cores, a
- * start went past 30 s once (a clean-clone run's Node 24 pass); 50 s stays inside the callers' hooks (60-90 s).
+ * start went past 30 s once (a clean-clone run's Node 24 pass); 50 s stays inside the callers'
+ * hooks (60-90 s).
  */
 const START_LIMIT_MS = 50_000;
 
