@@ -152,6 +152,20 @@ describe('load shedding: what waited too long', () => {
       expect(answer.headers['x-request-id']).toBeTruthy();
       expect(answer.headers['cache-control']).toBe('no-store');
     }
+    // From a page on an allowed origin: it may read the answer and what it carries.
+    const fromShop = get('/v1/pets/1', free).replace(
+      'Host: localhost',
+      `Host: localhost\r\nOrigin: ${SHOP}`,
+    );
+    const [shopAnswer] = await sendTogether(api.server, [fromShop]);
+    expect(shopAnswer?.status).toBe(503);
+    expect(shopAnswer?.headers).toMatchObject({
+      'access-control-allow-origin': SHOP,
+      vary: 'Origin',
+      'retry-after': '1',
+    });
+    expect(shopAnswer?.headers['access-control-expose-headers']).toContain('Retry-After');
+    expect(seen.statements).toBe(0);
 
     expect((await places.release()).map((answer) => answer?.status)).toEqual([201, 201]);
     const after = await api.request('/v1/pets/1', { apiKey: free });
@@ -174,7 +188,7 @@ describe('load shedding: what waited too long', () => {
   it('is counted by reason, beside the limit, and logged when shedding begins and ends, not for each request', async () => {
     const { metrics, logLines, api } = pinned;
     const text = await metrics.registry.metrics();
-    expect(text).toMatch(/animal_store_shed_requests_total\{reason="waited_too_long"\} 10\b/);
+    expect(text).toMatch(/animal_store_shed_requests_total\{reason="waited_too_long"\} 11\b/);
     expect(text).toMatch(/animal_store_concurrency_limit 2\b/);
     expect(text).toMatch(/animal_store_requests_in_flight 0\b/);
     expect(text).toMatch(/animal_store_requests_waiting 0\b/);
@@ -184,7 +198,7 @@ describe('load shedding: what waited too long', () => {
     expect((await api.request('/v1/pets')).status).toBe(200);
     expect(logLines.filter(({ msg }) => msg.startsWith('over capacity'))).toHaveLength(1);
     expect(logLines.filter(({ msg }) => msg === 'no longer shedding').at(-1)).toMatchObject({
-      shed: 10,
+      shed: 11,
     });
     expect(logLines.filter(({ res }) => res?.statusCode === 503)).toEqual([]);
   });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import ipaddr from 'ipaddr.js';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
 import { clientSubject, parseTrustProxy } from './client-address.js';
 
@@ -8,6 +9,28 @@ describe('clientSubject', () => {
     expect(clientSubject('::ffff:203.0.113.9', 64)).toBe('ip:203.0.113.9');
     // Never collapsed into one bucket: each mapped address stays its own client.
     expect(clientSubject('::ffff:203.0.113.10', 64)).toBe('ip:203.0.113.10');
+  });
+
+  it('gives an IPv4 address the subject ipaddr.js would, whether it is read as it is or parsed', () => {
+    const octets = [0, 1, 9, 10, 99, 100, 199, 200, 249, 250, 255];
+    for (const a of octets) {
+      for (const b of [0, 255]) {
+        const address = `${a}.${b}.${octets[(a + b) % octets.length]}.${a}`;
+        expect(clientSubject(address, 64)).toBe(`ip:${ipaddr.process(address).toString()}`);
+      }
+    }
+    // Read as it is, not parsed: what Node reports is already canonical.
+    const isValid = vi.spyOn(ipaddr, 'isValid');
+    clientSubject('203.0.113.9', 64);
+    expect(isValid).not.toHaveBeenCalled();
+    isValid.mockRestore();
+    // Not in canonical form: parsed, and counted as the address ipaddr.js reads it as.
+    for (const address of ['010.0.0.1', '1.2.3.256', '0x7f.0.0.1', '1.2.3']) {
+      const subject = ipaddr.isValid(address)
+        ? `ip:${ipaddr.process(address).toString()}`
+        : `ip:${address}`;
+      expect(clientSubject(address, 64)).toBe(subject);
+    }
   });
 
   it('counts an IPv6 client by its network prefix, /64 unless told otherwise', () => {
