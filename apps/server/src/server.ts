@@ -95,7 +95,6 @@ function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: Ad
     limit: () => limit.value,
     inFlight: shedding.inFlight,
     waiting: shedding.waiting,
-    retryAfterSeconds: shedding.retryAfterSeconds,
   });
   return shedding;
 }

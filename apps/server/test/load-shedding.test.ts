@@ -21,12 +21,8 @@ interface LogLine {
   res?: { statusCode: number };
 }
 
-/**
- * A server whose limit is pinned to `limit`, with its metrics, log lines and statements seen.
- * A client not told to wait waits for room up to `promptWaitMs` (the latency the limit protects);
- * one back before its Retry-After is over, up to `maxWaitMs`.
- */
-async function startPinned(limit: number, maxWaitMs: number, promptWaitMs = maxWaitMs) {
+/** A server whose limit is pinned to `limit`, with its metrics, log lines and statements seen. */
+async function startPinned(limit: number, maxWaitMs: number) {
   const metrics = createServerMetrics();
   const logLines: LogLine[] = [];
   const seen = { statements: 0 };
@@ -37,7 +33,7 @@ async function startPinned(limit: number, maxWaitMs: number, promptWaitMs = maxW
     },
   });
   const api = await startTestServer({
-    concurrencyLimit: { initial: limit, min: limit, max: limit, targetLatencyMs: promptWaitMs },
+    concurrencyLimit: { initial: limit, min: limit, max: limit },
     maxWaitMs,
     corsOrigins: [SHOP],
     logger: pino({ level: 'info' }, lines),
@@ -72,12 +68,12 @@ const preflight = [
   '',
 ].join('\r\n');
 
-const get = (path: string, key?: string, connection: 'close' | 'keep-alive' = 'close') =>
+const get = (path: string, key?: string) =>
   [
     `GET ${path} HTTP/1.1`,
     'Host: localhost',
     ...(key ? [`Authorization: Bearer ${key}`] : []),
-    `Connection: ${connection}`,
+    'Connection: close',
     '',
     '',
   ].join('\r\n');
@@ -249,7 +245,8 @@ describe('load shedding: a connection with two requests waiting', () => {
     const { port } = api.server.address() as { port: number };
     const place = await holdPlaces(pinned, 1);
 
-    const keepAlive = (path: string) => get(path, api.apiKey, 'keep-alive');
+    const keepAlive = (path: string) =>
+      get(path, api.apiKey).replace('Connection: close', 'Connection: keep-alive');
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
@@ -275,92 +272,5 @@ describe('load shedding: a connection with two requests waiting', () => {
     // In order: the pet, the pages, the pet created.
     expect([bodies[0], bodies.at(-1)]).toMatchObject([{ id: 1 }, { name: 'Pipelined' }]);
     expect(bodies.slice(1, -1).every(Array.isArray)).toBe(true);
-  });
-});
-
-/** A keep-alive connection of its own, with each answer it is sent taken in turn. */
-function keptConnection(port: number) {
-  const socket = connect(port, '127.0.0.1');
-  let received = Buffer.alloc(0);
-  let taken = 0;
-  socket.on('data', (chunk) => {
-    received = Buffer.concat([received, chunk]);
-  });
-  const complete = (answer: RawResponse | undefined): answer is RawResponse =>
-    answer !== undefined &&
-    Buffer.byteLength(answer.body) === Number(answer.headers['content-length'] ?? 0);
-  /** The next answer not yet taken, once it has all come. */
-  const nextAnswer = async (): Promise<RawResponse> => {
-    for (;;) {
-      const answer = parseResponses(received)[taken];
-      if (complete(answer)) {
-        taken += 1;
-        return answer;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
-  return {
-    nextAnswer,
-    send: (request: string) => socket.write(request),
-    close: () => socket.destroy(),
-  };
-}
-
-describe('load shedding: a client back before its Retry-After is over', () => {
-  let pinned: Pinned;
-  afterAll(() => pinned?.api.close());
-
-  it('waits longer than one that was never told to wait, and is admitted after it', async () => {
-    pinned = await startPinned(1, 60_000, 1_500);
-    const { api, until, gauge, logLines } = pinned;
-    const { port } = api.server.address() as { port: number };
-    const place = await holdPlaces(pinned, 1);
-
-    const impatient = keptConnection(port);
-    impatient.send(get('/v1/pets/1', api.apiKey, 'keep-alive'));
-    const shed = await impatient.nextAnswer();
-    expect([shed.status, shed.headers['retry-after']]).toEqual([503, '1']);
-    // At once, well within the second it was told to wait: it waits past the 1.5 s a client
-    // not told to wait would, not shed.
-    impatient.send(get('/v1/pets?limit=2', api.apiKey, 'keep-alive'));
-    await until('requests_waiting', 1);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(await gauge('requests_waiting')).toBe(1);
-
-    // The same key on a connection never told to wait: admitted first, though it came later.
-    const patient = sendRaw(port, get('/v1/pets?limit=3', api.apiKey));
-    await until('requests_waiting', 2);
-    await place.release();
-    expect((await patient).status).toBe(200);
-    const late = await impatient.nextAnswer();
-    expect(late.status).toBe(200);
-    impatient.close();
-    const served = logLines.filter(({ req }) => req?.method === 'GET').map(({ req }) => req?.url);
-    expect(served).toEqual(['/v1/pets?limit=3', '/v1/pets?limit=2']);
-  });
-});
-
-describe('load shedding: clients kept being shed', () => {
-  let pinned: Pinned;
-  afterAll(() => pinned?.api.close());
-
-  it('are told a longer Retry-After, so that fewer sheds keep the crowd away', async () => {
-    pinned = await startPinned(1, 50);
-    const { api } = pinned;
-    const place = await holdPlaces(pinned, 1);
-    // Shed after shed, none served, for over a second (one window of the advice).
-    const told = new Set<string | undefined>();
-    const firstShedAt = Date.now();
-    while (!told.has('2') && Date.now() - firstShedAt < 10_000) {
-      const answers = await sendTogether(
-        api.server,
-        Array.from({ length: 5 }, () => get('/v1/pets/1', api.apiKey)),
-      );
-      expect(answers.map(({ status }) => status)).toEqual(Array(5).fill(503));
-      for (const answer of answers) told.add(answer.headers['retry-after']);
-    }
-    expect([...told]).toEqual(['1', '2']);
-    await place.release();
   });
 });

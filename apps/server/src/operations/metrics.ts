@@ -141,12 +141,7 @@ export function createServerMetrics() {
     },
 
     /** Gauges of the work the server admits, read at scrape time. */
-    watchLoad(load: {
-      limit: () => number;
-      inFlight: () => number;
-      waiting: () => number;
-      retryAfterSeconds: () => number;
-    }): void {
+    watchLoad(load: { limit: () => number; inFlight: () => number; waiting: () => number }): void {
       const loadGauge = (name: string, help: string, read: () => number) =>
         new Gauge({
           name: `${PREFIX}${name}`,
@@ -170,11 +165,6 @@ export function createServerMetrics() {
         'requests_waiting',
         'Requests beyond the concurrency limit waiting for room.',
         load.waiting,
-      );
-      loadGauge(
-        'retry_after_seconds',
-        'The Retry-After a request shed now is given: longer while clients that waited as told keep being shed.',
-        load.retryAfterSeconds,
       );
     },
 

@@ -54,13 +54,10 @@ export class ConcurrencyLimit {
   #mostInFlightInWindow = 0;
   /** The 90th percentiles of recent light windows. */
   readonly #baselines: number[] = [];
-  /** Worked out as a baseline is learned, not on each read: admission reads it per request waiting. */
-  #targetLatencyMs: number;
 
   constructor(settings: Partial<ConcurrencyLimitSettings> = {}) {
     this.#settings = { ...DEFAULT_CONCURRENCY_LIMIT, ...settings };
     this.#limit = this.#settings.initial;
-    this.#targetLatencyMs = this.#settings.targetLatencyMs;
   }
 
   /** How many requests may be in the server at once now. */
@@ -70,7 +67,8 @@ export class ConcurrencyLimit {
 
   /** The latency the limit protects now (ms). */
   get targetLatencyMs(): number {
-    return this.#targetLatencyMs;
+    const baseline = this.#baselines.length > 0 ? Math.min(...this.#baselines) : 0;
+    return Math.max(this.#settings.targetLatencyMs, 2 * baseline);
   }
 
   /** A request found the limit reached: the window is not one of normal load. */
@@ -121,7 +119,5 @@ export class ConcurrencyLimit {
   #learnBaseline(latency: number): void {
     this.#baselines.push(latency);
     if (this.#baselines.length > BASELINE_WINDOWS) this.#baselines.shift();
-    const baseline = Math.min(...this.#baselines);
-    this.#targetLatencyMs = Math.max(this.#settings.targetLatencyMs, 2 * baseline);
   }
 }

@@ -7,14 +7,15 @@ import { API_BROWSER_HEADERS } from '../http/browser-policy.js';
 import { requestIdFor } from '../http/request-id.js';
 import { HEALTH_PATH, READY_PATH } from '../operations/health.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
-import { RetryAfterAdvice } from './retry-after-advice.js';
-import { SubjectLines } from './subject-lines.js';
 
 /** Why a request was shed, as metrics label it. */
 export type ShedReason = 'waited_too_long';
 
 /** How long a request beyond the limit may wait for room by default (ms): well within a second. */
 export const DEFAULT_MAX_WAIT_MS = 500;
+
+/** Seconds a shed client is told to wait: enough for the work in the server to drain. */
+const RETRY_AFTER_SECONDS = 1;
 
 /** Shedding is over once this long has passed without a request shed (ms). */
 const QUIET_MS = 1_000;
@@ -35,6 +36,8 @@ const BUSY_BODY = Buffer.from(
 /** The headers of every shed request's answer, as name, value, name, value… */
 const BUSY_HEADERS: readonly string[] = [
   ...API_BROWSER_HEADERS.flat(),
+  'Retry-After',
+  String(RETRY_AFTER_SECONDS),
   'Content-Type',
   'application/json; charset=utf-8',
   'Content-Length',
@@ -52,19 +55,16 @@ type CountedResponse = ServerResponse & { [ADMITTED]?: boolean };
 
 /** How many of a connection's requests wait in the lines. */
 const WAITING_HERE = Symbol('requests of this connection waiting');
-/** Until when a connection was last told to wait, by a shed answer's Retry-After. */
-const TOLD_TO_WAIT_UNTIL = Symbol('end of the Retry-After this connection was given');
 
-type WaitingConnection = Socket & { [WAITING_HERE]?: number; [TOLD_TO_WAIT_UNTIL]?: number };
+type WaitingConnection = Socket & { [WAITING_HERE]?: number };
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A request waiting for room, when it began to wait, and whether its client waited as told. */
+/** A request waiting for room, and when it began to wait. */
 interface Waiting {
   req: Request;
   res: ServerResponse;
   since: number;
-  cameBackEarly: boolean;
 }
 
 /** What is never shed: the probes, which must answer whatever the load, and CORS preflights. */
@@ -112,51 +112,34 @@ export interface LoadSheddingDeps {
 /**
  * Adaptive admission, the first thing a request meets once Node has parsed it: the server keeps
  * the requests in it within a limit learned from their latency (concurrency-limit.ts). A request
- * beyond it waits, untouched, for room, and is answered `503 service_unavailable` with
- * `Retry-After` once it has waited too long, before Express and any database or Redis work: not
- * even its key is looked up, and it is counted against nobody's rate limit.
+ * beyond it waits, untouched, for room; one that has waited `maxWaitMs` is answered
+ * `503 service_unavailable` with `Retry-After`, before Express and any database or Redis work:
+ * not even its key is looked up, and it is counted against nobody's rate limit.
  *
- * How long is too long depends on the client. A client that was never told to wait, or that
- * waited as told, waits at most as long as the latency the limit protects: its answer comes
- * promptly, 2xx or 503, and a 503 keeps it away for the `Retry-After` it is given, which grows
- * while such clients keep being shed (retry-after-advice.ts). A client that comes back on the
- * same connection before its `Retry-After` is over would come back at once again if shed: it
- * waits up to `maxWaitMs`, behind the others. Waiting, rather than refusing at once, is what
- * keeps such clients from collapsing the server: refusing as fast as the server can brings as
- * many requests to refuse as it has CPU to refuse them, and the admitted ones starve (measured
- * in docs/performance.md). A request waiting costs nothing but the memory Node already holds
- * for its connection.
- *
- * Either kind waits in one line per subject, the lines served in turn (subject-lines.ts), so one
- * subject sending most of the traffic waits longest, and is the one shed: it cannot starve the
- * others. Probes and CORS preflights never wait and are never shed.
+ * Waiting, rather than refusing at once, is what keeps a crowd from collapsing the server: a
+ * client refused at once comes back at once, so refusing as fast as the server can brings as
+ * many requests to refuse as it has CPU to refuse them, and the admitted ones starve (measured in
+ * docs/performance.md). A request waiting costs nothing but the memory Node already holds for
+ * its connection. The waiting requests are kept in one line per subject (the credential a request
+ * carries, as sent, else its address) and the lines are served in turn, so one subject sending
+ * most of the traffic waits longest, and is the one shed: it cannot starve the others.
+ * Probes and CORS preflights never wait and are never shed.
  */
 export function createLoadShedding(deps: LoadSheddingDeps) {
   const { limit, now, maxWaitMs } = deps;
   const allowedOrigins = new Set(deps.corsOrigins);
-  const retryAfter = new RetryAfterAdvice();
-  /** Those never told to wait, or who waited as told: admitted first, and shed soonest. */
-  const prompt = new SubjectLines<Waiting>();
-  /** Those who came back before their Retry-After was over. */
-  const early = new SubjectLines<Waiting>();
+  const lines = new Map<string, Waiting[]>();
   let inFlight = 0;
+  let waiting = 0;
   let sweeper: NodeJS.Timeout | undefined;
   let sheddingSince: number | undefined;
   let lastShedAt = 0;
   let shedMeanwhile = 0;
 
-  const waiting = () => prompt.size + early.size;
-
-  /** How long a request may wait for room before it is shed (ms). */
-  function longestWaitMs({ cameBackEarly }: Waiting): number {
-    return cameBackEarly ? maxWaitMs : Math.min(maxWaitMs, limit.targetLatencyMs);
-  }
-
   function endSheddingIfQuiet(at: number) {
     if (sheddingSince === undefined || at - lastShedAt < QUIET_MS) return;
     deps.onShedding({ shedding: false, shed: shedMeanwhile, forMs: lastShedAt - sheddingSince });
     sheddingSince = undefined;
-    retryAfter.reset();
   }
 
   /**
@@ -164,8 +147,8 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
    * headers go to Node in one `writeHead`, not one `setHeader` each: a shed costs about half a
    * served `get`, and this is what of it is ours (docs/performance.md).
    */
-  function answerBusy(req: Request, res: ServerResponse, retryAfterSeconds: number) {
-    const headers: string[] = [...BUSY_HEADERS, 'Retry-After', String(retryAfterSeconds)];
+  function answerBusy(req: Request, res: ServerResponse) {
+    const headers: string[] = [...BUSY_HEADERS];
     const origin = req.headers.origin;
     if (origin !== undefined && allowedOrigins.has(origin)) {
       headers.push('Access-Control-Allow-Origin', origin);
@@ -178,7 +161,7 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     res.end(BUSY_BODY);
   }
 
-  function shed(request: Waiting, reason: ShedReason, at: number) {
+  function shed({ req, res }: Waiting, reason: ShedReason, at: number) {
     if (sheddingSince === undefined) {
       sheddingSince = at;
       shedMeanwhile = 0;
@@ -187,10 +170,7 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     lastShedAt = at;
     shedMeanwhile += 1;
     deps.onShed(reason);
-    if (!request.cameBackEarly) retryAfter.shed(at);
-    const seconds = retryAfter.seconds;
-    (request.req.socket as WaitingConnection)[TOLD_TO_WAIT_UNTIL] = at + seconds * 1000;
-    answerBusy(request.req, request.res, seconds);
+    answerBusy(req, res);
   }
 
   function enter(req: IncomingMessage, res: ServerResponse, app: Handler) {
@@ -206,33 +186,48 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
    * sends. They stay in the kernel's buffers. A connection with one request at a time, as a crowd
    * of clients has, is never held: that costs it nothing.
    */
-  function wait(req: Request, res: ServerResponse, at: number) {
-    const connection = req.socket as WaitingConnection;
-    const cameBackEarly = (connection[TOLD_TO_WAIT_UNTIL] ?? 0) > at;
-    (cameBackEarly ? early : prompt).add(subjectOf(req), { req, res, since: at, cameBackEarly });
+  function wait(request: Waiting) {
+    const subject = subjectOf(request.req);
+    const line = lines.get(subject);
+    if (line === undefined) lines.set(subject, [request]);
+    else line.push(request);
+    waiting += 1;
+    const connection = request.req.socket as WaitingConnection;
     const waitingHere = (connection[WAITING_HERE] ?? 0) + 1;
     connection[WAITING_HERE] = waitingHere;
     if (waitingHere > 1) holdUnread(connection);
-    sweeper ??= setInterval(sweep, Math.min(100, Math.max(1, limit.targetLatencyMs / 4))).unref();
+    sweeper ??= setInterval(sweep, Math.min(100, Math.max(1, maxWaitMs / 4))).unref();
   }
 
   /** `request` has left its line; its connection is read again once none of its requests wait. */
   function leftLine(request: Waiting) {
+    waiting -= 1;
     const connection = request.req.socket as WaitingConnection;
     const left = (connection[WAITING_HERE] ?? 1) - 1;
     connection[WAITING_HERE] = left;
     if (left === 0) letRead(connection);
   }
 
+  /** The next request to admit: the first of the line whose turn it is, and that line's turn passes. */
+  function nextWaiting(): Waiting | undefined {
+    const first = lines.entries().next();
+    if (first.done) return undefined;
+    const [subject, line] = first.value;
+    const next = line.shift() as Waiting;
+    lines.delete(subject);
+    if (line.length > 0) lines.set(subject, line);
+    leftLine(next);
+    return next;
+  }
+
   /** Admits waiting requests while there is room, shedding those that waited too long. */
   function admitWaiting(app: Handler) {
     const at = now();
     while (inFlight < limit.value) {
-      const next = prompt.takeNext() ?? early.takeNext();
+      const next = nextWaiting();
       if (next === undefined) break;
-      leftLine(next);
       if (abandoned(next)) continue;
-      if (at - next.since > longestWaitMs(next)) shed(next, 'waited_too_long', at);
+      if (at - next.since > maxWaitMs) shed(next, 'waited_too_long', at);
       else enter(next.req, next.res, app);
     }
   }
@@ -240,16 +235,18 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
   /** Sheds the requests that have waited too long, though no room came for them. */
   function sweep() {
     const at = now();
-    const isDone = (request: Waiting) =>
-      abandoned(request) || at - request.since > longestWaitMs(request);
-    for (const lines of [prompt, early]) {
-      for (const request of lines.takeDone(isDone)) {
-        leftLine(request);
-        if (!abandoned(request)) shed(request, 'waited_too_long', at);
+    for (const [subject, line] of lines) {
+      while (line.length > 0) {
+        const head = line[0] as Waiting;
+        if (!abandoned(head) && at - head.since <= maxWaitMs) break;
+        line.shift();
+        leftLine(head);
+        if (!abandoned(head)) shed(head, 'waited_too_long', at);
       }
+      if (line.length === 0) lines.delete(subject);
     }
     admitWaiting(admitted);
-    if (waiting() === 0) {
+    if (waiting === 0) {
       clearInterval(sweeper);
       sweeper = undefined;
     }
@@ -267,9 +264,9 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     return (req, res) => {
       (res as CountedResponse)[ADMITTED] = false;
       if (isExempt(req)) return app(req, res);
-      if (inFlight < limit.value && waiting() === 0) return enter(req, res, app);
+      if (inFlight < limit.value && waiting === 0) return enter(req, res, app);
       limit.reached();
-      wait(req as Request, res, now());
+      wait({ req: req as Request, res, since: now() });
     };
   }
 
@@ -280,19 +277,12 @@ export function createLoadShedding(deps: LoadSheddingDeps) {
     counted[ADMITTED] = false;
     const at = now();
     limit.sample(elapsedMs, at, inFlight);
-    retryAfter.served(at);
     inFlight -= 1;
-    if (waiting() > 0) admitWaiting(admitted);
+    if (waiting > 0) admitWaiting(admitted);
     endSheddingIfQuiet(at);
   }
 
-  return {
-    admitting,
-    finished,
-    inFlight: () => inFlight,
-    waiting,
-    retryAfterSeconds: () => retryAfter.seconds,
-  };
+  return { admitting, finished, inFlight: () => inFlight, waiting: () => waiting };
 }
 
 export type LoadShedding = ReturnType<typeof createLoadShedding>;
