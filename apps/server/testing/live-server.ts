@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '@animal-store/local-ports';
+import { untilHealthy } from './until-healthy.js';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,39 +67,6 @@ export async function startScriptFlags(): Promise<string[]> {
   };
   const words = manifest.scripts.start.trim().split(/\s+/);
   return words.slice(1, -1);
-}
-
-/**
- * How long a start may take before the test gives up. Beside every other suite on two cores, a
- * start went past 30 s once (a clean-clone run's Node 24 pass); 50 s stays inside the callers'
- * hooks (60-90 s).
- */
-const START_LIMIT_MS = 50_000;
-
-/** Polls `/healthz` until it answers 200; says why it gave up (an exit, or no answer in time). */
-async function untilHealthy(
-  baseUrl: string,
-  child: ChildProcess,
-  stop: () => Promise<number | null>,
-): Promise<void> {
-  const giveUpAt = Date.now() + START_LIMIT_MS;
-  for (;;) {
-    const ready = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    if (child.exitCode !== null || child.signalCode !== null) {
-      const how = child.signalCode ?? `code ${child.exitCode}`;
-      await stop();
-      throw new Error(`the server did not start: it exited (${how}); its stderr is above`);
-    }
-    if (Date.now() > giveUpAt) {
-      await stop();
-      throw new Error(`the server did not start: no 200 from /healthz within ${START_LIMIT_MS} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** @param label names the temp folder and the keys, to tell the callers' leftovers apart */

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@animal-store/local-ports';
+import { untilHealthy } from '../../testing/until-healthy.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KEYS = fileURLToPath(new URL('../../src/keys/cli.ts', import.meta.url));
@@ -57,17 +58,11 @@ export async function startServerProcess(
     return code as number | null;
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const ready = await fetch(`${baseUrl}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return { child, baseUrl, exited };
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
+  await untilHealthy(baseUrl, child, () => {
+    child.kill('SIGKILL');
+    return exited;
+  });
+  return { child, baseUrl, exited };
 }
 
 /** How a command ended: its exit status and what it wrote. */
