@@ -49,7 +49,10 @@ export class DeadlineConnection {
         resolve(end);
       };
       const left = this.deadlineMs - (performance.now() - startedAt);
-      this.timer = setTimeout(() => this.giveUp({ kind: 'past-deadline' }), Math.max(0, left));
+      this.timer = setTimeout(
+        () => this.giveUp({ kind: 'past-deadline', connecting: this.socket?.connecting === true }),
+        Math.max(0, left),
+      );
       const socket = this.socket ?? this.open();
       socket.write(`GET ${path} HTTP/1.1\r\n${this.endpoint.headerLines}\r\n`, 'latin1');
     });

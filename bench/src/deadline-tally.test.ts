@@ -45,11 +45,12 @@ describe('recordEnd', () => {
   it('counts requests given up at the deadline and failed ones, and every end once', () => {
     const tally = emptyTally();
     recordEnd(tally, { kind: 'past-deadline' });
+    recordEnd(tally, { kind: 'past-deadline', connecting: true });
     recordEnd(tally, classifyAnswer(200, 1_200, 1_000));
     recordEnd(tally, { kind: 'error' });
     recordEnd(tally, { kind: 'answer', status: 200, latencyMs: 10 });
-    expect(tally).toMatchObject({ ok: 1, pastDeadline: 2, errors: 1 });
-    expect(endedCount(tally)).toBe(4);
+    expect(tally).toMatchObject({ ok: 1, pastDeadline: 3, pastDeadlineConnecting: 1, errors: 1 });
+    expect(endedCount(tally)).toBe(5);
   });
 });
 
@@ -69,12 +70,13 @@ describe('summarizeTally', () => {
     for (const latencyMs of [4, 1, 3, 2])
       recordEnd(tally, { kind: 'answer', status: 200, latencyMs }, latencyMs < 4);
     for (let i = 0; i < 6; i++) recordEnd(tally, { kind: 'answer', status: 503, latencyMs: 900 });
-    recordEnd(tally, { kind: 'past-deadline' });
+    recordEnd(tally, { kind: 'past-deadline', connecting: true });
     expect(summarizeTally(tally, 2)).toEqual({
       okPerSecond: 2,
       shedPerSecond: 3,
       other: 0,
       pastDeadline: 1,
+      pastDeadlineConnecting: 1,
       errors: 0,
       p50Ms: 2,
       p99Ms: 4,

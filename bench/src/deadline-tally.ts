@@ -6,8 +6,13 @@
 /** What one request ended as, from the load generator's side. */
 export type RequestEnd =
   | { kind: 'answer'; status: number; latencyMs: number }
-  /** The client gave up at its deadline: the answer, if one ever comes, is wasted work. */
-  | { kind: 'past-deadline' }
+  /**
+   * The client gave up at its deadline: the answer, if one ever comes, is wasted work.
+   * `connecting`: its connection's TCP handshake had not even finished, so the server never saw
+   * the request (a listen queue full drops connection attempts, and they are retried a second
+   * later).
+   */
+  | { kind: 'past-deadline'; connecting?: boolean }
   /** Refused, reset or closed before an answer: no status to count. */
   | { kind: 'error' };
 
@@ -17,6 +22,8 @@ export interface DeadlineTally {
   /** Answers other than 2xx and 503: none expected from well-formed requests. */
   other: number;
   pastDeadline: number;
+  /** Of those, the requests whose connection was still being opened at the deadline. */
+  pastDeadlineConnecting: number;
   errors: number;
   /** Latencies of the 2xx answers, for their percentiles. */
   okLatenciesMs: number[];
@@ -32,6 +39,7 @@ export const emptyTally = (): DeadlineTally => ({
   shed: 0,
   other: 0,
   pastDeadline: 0,
+  pastDeadlineConnecting: 0,
   errors: 0,
   okLatenciesMs: [],
   steadyOkLatenciesMs: [],
@@ -49,8 +57,10 @@ export function classifyAnswer(status: number, latencyMs: number, deadlineMs: nu
 
 /** @param steady the request was sent after the level's first second */
 export function recordEnd(tally: DeadlineTally, end: RequestEnd, steady = false): void {
-  if (end.kind === 'past-deadline') tally.pastDeadline += 1;
-  else if (end.kind === 'error') tally.errors += 1;
+  if (end.kind === 'past-deadline') {
+    tally.pastDeadline += 1;
+    if (end.connecting === true) tally.pastDeadlineConnecting += 1;
+  } else if (end.kind === 'error') tally.errors += 1;
   else if (end.status >= 200 && end.status < 300) {
     tally.ok += 1;
     tally.okLatenciesMs.push(end.latencyMs);
@@ -75,6 +85,7 @@ export interface DeadlineSummary {
   shedPerSecond: number;
   other: number;
   pastDeadline: number;
+  pastDeadlineConnecting: number;
   errors: number;
   p50Ms: number;
   p99Ms: number;
@@ -92,6 +103,7 @@ export function summarizeTally(tally: DeadlineTally, seconds: number): DeadlineS
     shedPerSecond: perSecond(tally.shed),
     other: tally.other,
     pastDeadline: tally.pastDeadline,
+    pastDeadlineConnecting: tally.pastDeadlineConnecting,
     errors: tally.errors,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),

@@ -16,6 +16,7 @@ function levelResult(index: number, okPerSecond: number, rest: Partial<LevelResu
     shedPerSecond: 0,
     other: 0,
     pastDeadline: 0,
+    pastDeadlineConnecting: 0,
     errors: 0,
     p50Ms: 2,
     p99Ms: 9,
@@ -54,7 +55,11 @@ const bare = run(
 const ours = run('ours', false, [
   levelResult(0, 15_000),
   levelResult(1, 11_000, { shedPerSecond: 1_234.4, p50Ms: 78, p99Ms: 193.4, steadyP99Ms: 41.6 }),
-  levelResult(2, 9_900, { pastDeadline: 5_221, peakRssBytes: 382 * MB }),
+  levelResult(2, 9_900, {
+    pastDeadline: 5_221,
+    pastDeadlineConnecting: 4_100,
+    peakRssBytes: 382 * MB,
+  }),
   levelResult(3, 14_000),
   levelResult(4, 15_000),
   levelResult(5, 14_500, { skipped: 321, generatorCpuPercent: 97 }),
@@ -84,6 +89,10 @@ describe('overloadTable', () => {
     );
     expect(lines[deadline + 1]).toBe('| bare | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
     expect(lines[deadline + 2]).toBe('| ours | 0 | 0 | 5,221 | 0 | 0 | 0 | 0 |');
+    const connecting = lines.indexOf(
+      '| **of those, still connecting at the deadline** |  |  |  |  |  |  |  |',
+    );
+    expect(lines[connecting + 2]).toBe('| ours | 0 | 0 | 4,100 | 0 | 0 | 0 | 0 |');
     expect(table).toContain('| ours | 0 | 1,234 | 0 |');
     expect(table).toContain('| ours | 2 / 9 | 78 / 193 |');
     const steady = lines.indexOf(

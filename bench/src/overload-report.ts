@@ -47,6 +47,10 @@ const METRICS: readonly MetricRow[] = [
     title: `requests past the ${DEADLINE_MS / 1000} s deadline`,
     cell: (result) => integer(result.pastDeadline),
   },
+  {
+    title: 'of those, still connecting at the deadline',
+    cell: (result) => integer(result.pastDeadlineConnecting),
+  },
   { title: 'p50 / p99 ms of the 2xx', cell: (r) => `${integer(r.p50Ms)} / ${integer(r.p99Ms)}` },
   {
     title: 'p99 ms of the 2xx sent after the first second',

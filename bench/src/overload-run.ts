@@ -125,7 +125,8 @@ function levelLine(name: string, result: LevelResult): string {
   const rate = (value: number) => Math.round(value).toLocaleString('en');
   return (
     `${name}: ${levelLabel(result.level)}: ${rate(result.okPerSecond)} 2xx/s, ` +
-    `${rate(result.shedPerSecond)} shed/s, ${rate(result.pastDeadline)} past deadline, ` +
+    `${rate(result.shedPerSecond)} shed/s, ${rate(result.pastDeadline)} past deadline ` +
+    `(${rate(result.pastDeadlineConnecting)} still connecting), ` +
     `p99 ${rate(result.p99Ms)} ms (${rate(result.steadyP99Ms)} after the first second), RSS ${rate(result.peakRssBytes / 1048576)} MB`
   );
 }
