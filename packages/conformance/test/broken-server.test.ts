@@ -170,24 +170,27 @@ test('the command exits non-zero and prints the failed rule with a curl command 
   expect(run.stdout).not.toContain(key);
 });
 
-/**
- * A busy Node server's `Date` (refreshed on a timer) can lag its clock by a second or two. Here
- * every answer of a minute's window is that lag's worst case: dated as one sent as the minute
- * turned, two seconds late, would be (62 s before the minute resets).
- */
-function dateBehindMinuteReset(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const reset = Number(headers['x-ratelimit-reset']);
-  if (!Number.isInteger(reset) || reset % 86_400 === 0) return headers;
-  return { ...headers, date: new Date((reset - 62) * 1000).toUTCString() };
-}
+/** Each answer of a minute's window dated `seconds` after that minute resets. */
+const datedFromMinuteReset =
+  (seconds: number) =>
+  (headers: IncomingHttpHeaders): IncomingHttpHeaders => {
+    const reset = Number(headers['x-ratelimit-reset']);
+    if (!Number.isInteger(reset) || reset % 86_400 === 0) return headers;
+    return { ...headers, date: new Date((reset + seconds) * 1000).toUTCString() };
+  };
 
-test('a deployment whose Date lags two seconds as the minute turns passes the rate-limit rules', async () => {
-  const baseUrl = await brokenDeployment({ answerHeaders: dateBehindMinuteReset });
+test.each([
+  // A busy Node server's `Date` (refreshed on a timer) can lag its clock by a second or two: the
+  // worst case, an answer sent as the minute turned, two seconds late.
+  { when: 'lags two seconds as the minute turns', seconds: -62 },
+  // Counted in one minute, written in the next (it waited for room, its query was slow).
+  { when: 'is a second past the minute its request was counted in', seconds: 1 },
+])('a deployment whose Date $when passes the rate-limit rules', async ({ seconds }) => {
+  const baseUrl = await brokenDeployment({ answerHeaders: datedFromMinuteReset(seconds) });
   const report = await runConformance({ baseUrl, key, ...ROOMY });
 
   const rateLimitRules = report.rules.filter(({ group }) => group === 'Rate limits');
-  expect(
-    rateLimitRules.map(({ outcome }) => outcome.result),
-    formatReport(report),
-  ).toEqual(['passed', 'passed', 'passed']);
+  expect(rateLimitRules).not.toHaveLength(0);
+  const notPassed = rateLimitRules.filter(({ outcome }) => outcome.result !== 'passed');
+  expect(notPassed, formatReport(report)).toEqual([]);
 });

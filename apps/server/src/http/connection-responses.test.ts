@@ -25,9 +25,12 @@ let server: Server | undefined;
 const clients: Socket[] = [];
 
 afterEach(async () => {
-  for (const client of clients) client.destroy();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  for (const client of clients.splice(0)) client.destroy();
+  const stopping = server;
+  server = undefined;
+  if (!stopping) return;
+  stopping.closeAllConnections();
+  await new Promise((resolve) => stopping.close(resolve));
 });
 
 async function keepAliveClient(port: number): Promise<Socket> {
@@ -60,18 +63,21 @@ describe("a connection's responses", () => {
     const socket: Duplex = first.req.socket;
     expect(responses.latest(socket)).toBe(first);
     expect(latestOfAll(responses)).toEqual([first]);
+    const closeListeners = socket.listenerCount('close');
 
     await answer(first);
-    expect(client.destroyed).toBe(false);
     expect(responses.latest(socket)).toBeUndefined();
     expect(latestOfAll(responses)).toEqual([]);
 
-    // The next request on the same connection is tracked as the first was.
+    // The next request on the same connection is tracked as the first was, and adds no
+    // listener to the connection: a long keep-alive connection gathers none.
     client.write(GET);
     await arrived(2);
     const second = unanswered[1] as ServerResponse;
+    expect(second.req.socket).toBe(socket);
     expect(responses.latest(socket)).toBe(second);
     expect(responses.before(second)).toBeUndefined();
+    expect(socket.listenerCount('close')).toBe(closeListeners);
     await answer(second);
     expect(latestOfAll(responses)).toEqual([]);
   });

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
  *
  * An answered response is let go at once: a keep-alive connection between requests, or a client
  * asleep on a 503's `Retry-After`, would otherwise keep its last request and response alive
- * (about 8 KiB of the heap each, with Express's objects), and a crowd of thousands of them grows
+ * (about 8 KB of the heap each, with Express's objects), and a crowd of thousands of them grows
  * the old generation by tens of megabytes.
  */
 export interface ConnectionResponses {
@@ -30,8 +30,8 @@ const PREVIOUS = Symbol('the response before this one on its connection');
 type TrackedResponse = ServerResponse & { [PREVIOUS]?: ServerResponse | undefined };
 
 export function trackConnectionResponses(server: Server): ConnectionResponses {
-  // Every open connection has an entry, from its first request to its close; its value is
-  // undefined while nothing on it is unanswered.
+  // A connection has an entry from its first request to its close; its value is undefined
+  // while nothing on it is unanswered.
   const latest = new Map<Duplex, TrackedResponse | undefined>();
   // One listener for every response, not a closure each.
   function forgetAnswered(this: TrackedResponse) {

@@ -21,12 +21,14 @@ const WHOLE_NUMBER = /^(0|[1-9][0-9]*)$/;
 const SECONDS_PER_MINUTE = 60;
 const SECONDS_PER_DAY = 86_400;
 /**
- * How far an answer's `Date` may lag the clock that set its reset: `Date` is whole seconds, and
- * Node refreshes the `Date` it sends on a timer, which fires late on a busy server. A minute's
- * reset may so lie a little more than 60 s after `Date`; a day's lies minutes after it (the last
- * minute of the day aside, when both reset at once).
+ * How far an answer's `Date` may stray from the clock that set its reset, either way: `Date` is
+ * whole seconds, Node refreshes the `Date` it sends on a timer, which fires late on a busy
+ * server, and an answer may be written a moment after its request was counted (a wait for room,
+ * a slow query), in the next minute. A minute's reset may so lie a little more than 60 s after
+ * `Date`, or just before it; a day's lies minutes after it (the last minute of the day aside,
+ * when both reset at once).
  */
-const DATE_LAG_SECONDS = 5;
+const DATE_SLACK_SECONDS = 5;
 
 function wholeNumberHeader(exchange: Exchange, name: string): number {
   const value = expectHeader(exchange, name);
@@ -53,7 +55,7 @@ export function rateLimitHeaders(exchange: Exchange): RateLimitHeaders {
   const untilReset = secondsUntil(exchange, reset);
   expectThat(
     untilReset === undefined ||
-      (untilReset >= 0 && untilReset <= SECONDS_PER_DAY + DATE_LAG_SECONDS),
+      (untilReset >= -DATE_SLACK_SECONDS && untilReset <= SECONDS_PER_DAY + DATE_SLACK_SECONDS),
     `X-RateLimit-Reset is ${untilReset} s after the answer's Date, not within the day window`,
     exchange,
   );
@@ -64,13 +66,13 @@ type Window = 'perMinute' | 'perDay';
 
 /**
  * The windows the headers may describe: the day's when it resets in over a minute (give or take
- * the lag of `Date`); the minute's otherwise, or either in the last minute of the day, when both
+ * the slack of `Date`); the minute's otherwise, or either in the last minute of the day, when both
  * reset at once.
  */
 function windowsOf(exchange: Exchange, { reset }: RateLimitHeaders): Window[] {
   const untilReset = secondsUntil(exchange, reset);
   if (untilReset === undefined) return ['perMinute', 'perDay'];
-  if (untilReset > SECONDS_PER_MINUTE + DATE_LAG_SECONDS) return ['perDay'];
+  if (untilReset > SECONDS_PER_MINUTE + DATE_SLACK_SECONDS) return ['perDay'];
   return reset % SECONDS_PER_DAY === 0 ? ['perMinute', 'perDay'] : ['perMinute'];
 }
 
