@@ -9,6 +9,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { behindBalancer } from './balanced-target.js';
 import { buildServer, compileBaseline } from './builds.js';
 import { cleaningUp, cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.js';
 import { checkPostgres } from './databases.js';
@@ -123,23 +124,28 @@ async function main(options: BenchOptions): Promise<void> {
     headerLine(header, options.overload ? 'overload levels' : `${options.connections} connections`),
   );
 
-  const ours = apiServerTarget(
-    'ours',
-    `this checkout (${revision}), apps/server as built by turbo and started by its start script, on ${options.database}`,
-    REPOSITORY_ROOT,
-    options.database,
-    settings,
+  const deployed = (target: BenchTarget) => (options.balancer ? behindBalancer(target) : target);
+  const ours = deployed(
+    apiServerTarget(
+      'ours',
+      `this checkout (${revision}), apps/server as built by turbo and started by its start script, on ${options.database}`,
+      REPOSITORY_ROOT,
+      options.database,
+      settings,
+    ),
   );
   if (options.soakSeconds !== undefined) return runSoak(options, ours, header);
-  const targets = [bareTarget(settings), ours];
+  const targets = [deployed(bareTarget(settings)), ours];
   if (compared) {
     targets.push(
-      apiServerTarget(
-        compared.name,
-        `revision ${compared.name} (git worktree), apps/server as built by turbo and started by its start script, on ${options.database}`,
-        compared.root,
-        options.database,
-        settings,
+      deployed(
+        apiServerTarget(
+          compared.name,
+          `revision ${compared.name} (git worktree), apps/server as built by turbo and started by its start script, on ${options.database}`,
+          compared.root,
+          options.database,
+          settings,
+        ),
       ),
     );
   }

@@ -22,3 +22,14 @@ describe('parseOptions --overload', () => {
     }
   });
 });
+
+describe('parseOptions --balancer', () => {
+  it('puts the servers behind HAProxy in any mode, and is off by default', () => {
+    expect(parseOptions([]).balancer).toBe(false);
+    expect(parseOptions(['--balancer']).balancer).toBe(true);
+    expect(parseOptions(['--overload', '--balancer'])).toMatchObject({
+      overload: true,
+      balancer: true,
+    });
+  });
+});

@@ -19,6 +19,8 @@ export const USAGE = `Usage: pnpm bench [options]
   --overload                 instead of the scenarios: get by random id with a 1 s deadline, closed
                              loop at 50, 1,000 and 4,000 clients (naive and polite) and open loop
                              at 1×, 2× and 4× capacity, --duration S per level
+  --balancer                 each server behind its own HAProxy, configured as docs/operations.md
+                             has it (maxconn per instance, a queue): what a crowd meets in production
   --server-node-options="…"  NODE_OPTIONS of the servers (default: the bench's own NODE_OPTIONS)
   --server-env NAME=VALUE    a variable for the API servers (ours and --compare's, not the
                              baseline), e.g. OpenTelemetry's OTEL_*; repeat it for several
@@ -38,6 +40,8 @@ export interface BenchOptions {
   soakSeconds: number | undefined;
   /** The overload levels of issue 56 instead of the scenarios. */
   overload: boolean;
+  /** Each server under test behind its own HAProxy (balanced-target.ts). */
+  balancer: boolean;
   serverNodeOptions: string;
   /** Variables the API servers are started with, beside the bench's own. */
   serverEnv: Record<string, string>;
@@ -104,6 +108,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       compare: { type: 'string' },
       soak: { type: 'string' },
       overload: { type: 'boolean' },
+      balancer: { type: 'boolean' },
       'server-node-options': { type: 'string' },
       'server-env': { type: 'string', multiple: true },
       'server-stdout': { type: 'string' },
@@ -136,6 +141,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     compare: values.compare,
     soakSeconds,
     overload,
+    balancer: values.balancer ?? false,
     serverNodeOptions: values['server-node-options'] ?? process.env.NODE_OPTIONS ?? '',
     serverEnv: serverVariables(values['server-env']),
     serverStdout: typedIn(values['server-stdout'] ?? '/dev/null'),

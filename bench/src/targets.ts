@@ -135,8 +135,8 @@ export function apiServerTarget(
         LOG_LEVEL: 'info',
         METRICS_PORT: String(await freePort()),
         DATABASE_URL: databaseUrl,
-        // No load balancer to drain from: a stopped server closes at once (older revisions
-        // ignore the setting).
+        // No load balancer to drain from (`--balancer` stops its balancer first): a stopped
+        // server closes at once (older revisions ignore the setting).
         SHUTDOWN_DRAIN_MS: '0',
         ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
       });

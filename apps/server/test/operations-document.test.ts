@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, loadConfig } from '../src/config.js';
+import { CROWD_DIRECTIVES, SERVER_MAXCONN } from '../testing/haproxy.js';
 
 const DOCUMENT = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
 /** The server package's folder, which the table writes as `<apps/server>`. */
@@ -46,7 +47,40 @@ function documentedValue(cell: string): string | undefined {
   return value?.replace('<apps/server>', SERVER_FOLDER);
 }
 
+/**
+ * The lines of each section (`global`, `defaults`, `frontend`, `backend`) of the HAProxy
+ * configuration the document gives, trimmed and without their comments.
+ */
+function haproxySections(): Map<string, string[]> {
+  const block = /```haproxy\n([\s\S]*?)```/.exec(text)?.[1];
+  expect(block, 'no haproxy block in docs/operations.md').toBeDefined();
+  const sections = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const line of (block ?? '').split('\n')) {
+    if (/^\S/.test(line)) {
+      current = [];
+      sections.set(line.split(' ')[0] as string, current);
+    } else {
+      current.push(line.replace(/\s+#.*$/, '').trim());
+    }
+  }
+  return sections;
+}
+
 describe('docs/operations.md', () => {
+  it('gives HAProxy every line the tested balancer holds a crowd with', () => {
+    const sections = haproxySections();
+    for (const [section, lines] of Object.entries(CROWD_DIRECTIVES)) {
+      for (const line of lines) {
+        expect(sections.get(section), `in its ${section} section`).toContain(line);
+      }
+    }
+    const defaultServer = sections
+      .get('backend')
+      ?.find((line) => line.startsWith('default-server'));
+    expect(defaultServer).toContain(` maxconn ${SERVER_MAXCONN} `);
+  });
+
   it('lists every variable the server reads in its configuration table', () => {
     const missing = variables.filter((variable) => !documented.has(variable));
     expect(missing, 'variables ConfigSchema reads that the table lacks').toEqual([]);

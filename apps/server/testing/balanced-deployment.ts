@@ -22,6 +22,8 @@ export interface BalancedDeploymentOptions {
   database?: 'postgresql' | 'sqlite';
   /** Settings of instance `index` besides the deployment's own (say, its metrics port). */
   settings?: (index: number) => NodeJS.ProcessEnv;
+  /** Requests the balancer sends each instance at once (its `maxconn`); the documented 100 by default. */
+  serverMaxconn?: number;
 }
 
 export interface BalancedDeployment {
@@ -82,6 +84,7 @@ export async function startBalancedDeployment(
     balancer = await startBalancer(
       options.names.map((name, index) => ({ name, port: ports[index] as number })),
       options.checks,
+      options.serverMaxconn,
     );
     for (const name of options.names) await balancer.waitFor(name, 'UP');
   } catch (error) {

@@ -1,8 +1,10 @@
 /**
  * A real HAProxy in front of server instances, configured as docs/operations.md tells operators
- * to (`mode http`, `option forwardfor`, health checks on `/readyz`), and steered and watched
- * through its runtime API. The test command brings HAProxy itself (`HAPROXY_PATH`, else Debian's
- * `haproxy`, installed when missing), as it brings Chromium.
+ * to (`mode http`, `option forwardfor`, health checks on `/readyz`, `maxconn` per instance with a
+ * queue and the interface's 503 for what it sheds), and steered and watched through its runtime
+ * API. The bench puts servers under test behind it too (`pnpm bench --balancer`). The test
+ * command brings HAProxy itself (`HAPROXY_PATH`, else Debian's `haproxy`, installed when
+ * missing), as it brings Chromium.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@animal-store/local-ports';
+import { BUSY_BODY } from '../src/overload/load-shedding.js';
 import { findSystemTool } from './system-tool.js';
 
 const findHaproxy = () =>
@@ -21,7 +24,7 @@ const findHaproxy = () =>
     named: process.env.HAPROXY_PATH,
     debianPackage: 'haproxy',
     debianPath: '/usr/sbin/haproxy',
-    neededBy: 'The load-balancer tests',
+    neededBy: 'The load-balancer tests and `pnpm bench --balancer`',
   });
 
 export interface BackendServer {
@@ -46,6 +49,8 @@ export interface ServerStat {
   downTransitions: number;
   /** Failed health checks. */
   failedChecks: number;
+  /** Requests it is being sent now (`scur`): at most its `maxconn`. */
+  current: number;
   /**
    * Requests the balancer had to rescue from this server or could not: connections it refused
    * or reset (`econ`, `eresp`), and the retries and redispatches they caused (`wretr`,
@@ -74,21 +79,45 @@ export interface Balancer {
 const BACKEND = 'api';
 const LOG_TAIL_CHARS = 64 * 1024;
 
+/** Requests each server is sent at once, as docs/operations.md has it; the rest queue. */
+export const SERVER_MAXCONN = 100;
+
+/**
+ * What holds a crowd in the balancer and answers what it sheds by the interface, by section:
+ * docs/operations.md has each line (operations-document.test.ts checks that it does).
+ */
+export const CROWD_DIRECTIVES = {
+  global: ['tune.pool-low-fd-ratio 90', 'tune.pool-high-fd-ratio 95'],
+  defaults: ['timeout queue 500ms'],
+  frontend: [
+    'http-request set-var(txn.request_id) req.fhdr(x-request-id) if { req.fhdr(x-request-id) -m reg ^[A-Za-z0-9._:-]{1,128}$ }',
+    'http-request set-var(txn.request_id) uuid() unless { var(txn.request_id) -m found }',
+  ],
+  backend: [
+    `http-error status 503 content-type "application/json; charset=utf-8" string '${BUSY_BODY.toString()}' hdr Retry-After 1 hdr X-Request-Id "%[var(txn.request_id)]"`,
+  ],
+} as const;
+
+const indented = (lines: readonly string[]) => lines.map((line) => `  ${line}`).join('\n');
+
 function configuration(
   frontPort: number,
   socket: string,
   servers: readonly BackendServer[],
   checks: HealthChecks,
+  serverMaxconn: number,
 ): string {
   const inter = `${checks.intervalMs}ms`;
   return `global
   stats socket ${socket} mode 600 level admin
+${indented(CROWD_DIRECTIVES.global)}
 
 defaults
   mode http
   timeout connect 2s
   timeout client 30s
   timeout server 30s
+${indented(CROWD_DIRECTIVES.defaults)}
   # A check answered late is not a failed one: by default HAProxy waits only one interval.
   timeout check 2s
   option forwardfor
@@ -97,6 +126,7 @@ defaults
 
 frontend public
   bind 127.0.0.1:${frontPort}
+${indented(CROWD_DIRECTIVES.frontend)}
   default_backend ${BACKEND}
 
 backend ${BACKEND}
@@ -104,7 +134,8 @@ backend ${BACKEND}
   option httpchk
   http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host api.internal
   http-check expect status 200
-  default-server inter ${inter} fastinter ${inter} downinter ${inter} fall ${checks.fall} rise ${checks.rise} observe layer4 error-limit 1 on-error mark-down
+${indented(CROWD_DIRECTIVES.backend)}
+  default-server maxconn ${serverMaxconn} inter ${inter} fastinter ${inter} downinter ${inter} fall ${checks.fall} rise ${checks.rise} observe layer4 error-limit 1 on-error mark-down
 ${servers.map(({ name, port }) => `  server ${name} 127.0.0.1:${port} check`).join('\n')}
 `;
 }
@@ -133,6 +164,7 @@ function parseServerStats(csv: string): Map<string, ServerStat> {
       status: column(row, 'status'),
       downTransitions: Number(column(row, 'chkdown')),
       failedChecks: Number(column(row, 'chkfail')),
+      current: Number(column(row, 'scur')),
       rescued: {
         connectionErrors: Number(column(row, 'econ')),
         responseErrors: Number(column(row, 'eresp')),
@@ -144,17 +176,21 @@ function parseServerStats(csv: string): Map<string, ServerStat> {
   return stats;
 }
 
-/** HAProxy in the foreground, balancing over `servers` (which need not be up yet). */
+/**
+ * HAProxy in the foreground, balancing over `servers` (which need not be up yet), sending each
+ * at most `serverMaxconn` requests at once.
+ */
 export async function startBalancer(
   servers: readonly BackendServer[],
   checks: HealthChecks,
+  serverMaxconn = SERVER_MAXCONN,
 ): Promise<Balancer> {
   const haproxy = await findHaproxy();
   const folder = await mkdtemp(join(tmpdir(), 'animal-store-haproxy-'));
   const socket = join(folder, 'admin.sock');
   const config = join(folder, 'haproxy.cfg');
   const frontPort = await freePort();
-  await writeFile(config, configuration(frontPort, socket, servers, checks));
+  await writeFile(config, configuration(frontPort, socket, servers, checks, serverMaxconn));
   await promisify(execFile)(haproxy, ['-c', '-q', '-f', config]);
 
   const child: ChildProcess = spawn(haproxy, ['-db', '-f', config], {

@@ -23,8 +23,8 @@ const QUIET_MS = 1_000;
 /** An `Authorization` header longer than any bearer key of ours. */
 const LONGEST_CREDENTIAL = 80;
 
-/** The Error body of every shed request, made once. */
-const BUSY_BODY = Buffer.from(
+/** The Error body of every shed request, made once; the balancer's own 503 has it too. */
+export const BUSY_BODY = Buffer.from(
   JSON.stringify(
     new ApiError(
       'service_unavailable',
