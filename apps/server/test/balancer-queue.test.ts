@@ -9,12 +9,15 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUSY_BODY } from '../src/overload/load-shedding.js';
 import {
   type BalancedDeployment,
   startBalancedDeployment,
 } from '../testing/balanced-deployment.js';
 import { type LiveServer, ROOMY } from '../testing/live-server.js';
 import { SYSTEM_TOOL_INSTALL_MS } from '../testing/system-tool.js';
+import { TEST_PROVIDER } from '../testing/test-database.js';
+import { counterSum } from './support/counter-sum.js';
 
 const CHECKS = { intervalMs: 200, fall: 3, rise: 2 };
 
@@ -47,14 +50,7 @@ function createStillSending(url: string, key: string) {
 /** Requests of `operation` the instance has counted, whatever their status. */
 async function requestsCounted(metricsPort: number, operation: string): Promise<number> {
   const exposition = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  return exposition
-    .split('\n')
-    .filter(
-      (line) =>
-        line.startsWith('animal_store_http_requests_total{') &&
-        line.includes(`operation="${operation}"`),
-    )
-    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+  return counterSum(exposition, 'animal_store_http_requests_total', `operation="${operation}"`);
 }
 
 describe('Behind the balancer, a request that finds no free slot waits in its queue', () => {
@@ -67,7 +63,7 @@ describe('Behind the balancer, a request that finds no free slot waits in its qu
     deployment = await startBalancedDeployment({
       names: ['solo'],
       checks: CHECKS,
-      database: process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? 'postgresql' : 'sqlite',
+      database: TEST_PROVIDER,
       serverMaxconn: 1,
       settings: () => ({ METRICS_PORT: String(metricsPort) }),
     });
@@ -97,11 +93,14 @@ describe('Behind the balancer, a request that finds no free slot waits in its qu
     expect(queued.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect(queued.headers.get('x-request-id')).toBe('queued:1');
     expect(queued.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await queued.json()).toEqual({
+    const body: unknown = await queued.json();
+    expect(body).toEqual({
       code: 'service_unavailable',
       message: expect.stringContaining('busy'),
       status: 503,
     });
+    // The instances' own 503 body, word for word.
+    expect(body).toEqual(JSON.parse(BUSY_BODY.toString()));
 
     // An id the interface does not take back is replaced, as the instances replace it.
     const unreadableId = await fetch(`${deployment.url}/v1/pets/1`, {

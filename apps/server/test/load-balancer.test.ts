@@ -17,6 +17,7 @@ import {
 import type { Balancer } from '../testing/haproxy.js';
 import { type LiveServer, ROOMY } from '../testing/live-server.js';
 import { SYSTEM_TOOL_INSTALL_MS } from '../testing/system-tool.js';
+import { counterSum } from './support/counter-sum.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 
 /**
@@ -80,14 +81,6 @@ function newPet(key: string, name: string, idempotencyKey?: string) {
     },
     body: JSON.stringify({ name, categoryId: 1 }),
   };
-}
-
-/** The sum of a Prometheus counter's samples whose labels include `labels`. */
-function counterSum(exposition: string, name: string, labels: string): number {
-  return exposition
-    .split('\n')
-    .filter((line) => line.startsWith(`${name}{`) && line.includes(labels))
-    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
 
 describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis)', () => {
