@@ -10,7 +10,7 @@ import { Readiness } from './operations/health.js';
 import { createMetricsServer, createServerMetrics } from './operations/metrics.js';
 import { closeGracefully, createApiServer, listen } from './server.js';
 import { stopOnSignals } from './shutdown.js';
-import { startTracing } from './tracing/tracing.js';
+import { startTracing } from './tracing/start-tracing.js';
 
 /** How long spans still queued at shutdown get to reach the collector. */
 const TRACE_FLUSH_MS = 1_000;

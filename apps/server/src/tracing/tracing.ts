@@ -1,13 +1,13 @@
 /**
- * Tracing: what the server tells a tracer, and the one switch that decides whether there is one
- * (docs/operations.md, "Tracing", says what each span means).
+ * Tracing: what the server tells a tracer (docs/operations.md, "Tracing", says what each span
+ * means).
  *
  * The pipeline reports each request to a `RequestTrace` (its target, its admission, a failure,
  * its end), and each call to a dependency, a database call or a Redis command, to the `Tracing`
  * it was started from, with the requests the call is made for. Unless OpenTelemetry's standard
  * variables ask for traces, that is `TRACING_OFF`, whose every call does nothing, and no
  * OpenTelemetry module is loaded: the implementation (open-telemetry.ts) is imported by
- * `startTracing` only once they do.
+ * `startTracing` (start-tracing.ts) only once they do.
  *
  * What it relies on: whoever calls a dependency names the requests it calls it for. Nothing is
  * carried in an async context: on Node 20 carrying one costs every promise of the process a
@@ -18,7 +18,6 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'express';
-import type { Logger } from '../logger.js';
 
 /** What the pipeline knows of a request when its trace begins. */
 export interface TracedRequest {
@@ -94,31 +93,4 @@ export const TRACING_OFF: Tracing = {
 export interface TracedDependencies {
   databaseUrl: string;
   redisUrl: string | undefined;
-}
-
-const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
-
-/**
- * Whether `env` asks for traces, as OpenTelemetry's specification reads its variables: an OTLP
- * endpoint for them (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, or `OTEL_EXPORTER_OTLP_ENDPOINT` for
- * every signal), unless `OTEL_SDK_DISABLED` is true or `OTEL_TRACES_EXPORTER` is `none`.
- */
-export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
-  return isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || isSet(env.OTEL_EXPORTER_OTLP_ENDPOINT);
-}
-
-/**
- * The server's tracing: OpenTelemetry's, exporting over OTLP, when the process's environment
- * asks for traces, else `TRACING_OFF`, with nothing of OpenTelemetry loaded.
- */
-export async function startTracing(
-  logger: Logger,
-  dependencies: TracedDependencies,
-): Promise<Tracing> {
-  // The SDK reads the rest of the variables from the process's environment itself.
-  if (!tracingRequested(process.env)) return TRACING_OFF;
-  const { openTelemetryTracing } = await import('./open-telemetry.js');
-  return openTelemetryTracing(logger, dependencies);
 }
