@@ -1,8 +1,8 @@
 /**
  * The server's tracing on OpenTelemetry (the contract is tracing.ts): a server span per request,
  * a client span per database call and Redis command made for it, exported over OTLP/HTTP
- * in batches. Only tracing.ts imports this file, and only when the environment asks for traces,
- * so no OpenTelemetry module is loaded otherwise.
+ * in batches. Only start-tracing.ts imports this file, and only when the environment asks for
+ * traces, so no OpenTelemetry module is loaded otherwise.
  *
  * The SDK reads the standard variables itself, as the specification says: the sampler
  * (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`) and span limits in BasicTracerProvider, the
