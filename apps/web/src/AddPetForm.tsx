@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { fieldDetails, isUnauthorized, retryAt, tsr } from './api';
 import { PETS_QUERY_KEY } from './Catalogue';
+import { FormField } from './FormField';
 import { useCountdown } from './hooks/useCountdown';
 import { ProblemNotice } from './ProblemNotice';
 import { StatusOptions } from './StatusOptions';
@@ -63,22 +64,7 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
    */
   const [refusedUntil, setRefusedUntil] = useState<number | null>(null);
   const waiting = useCountdown(refusedUntil) > 0;
-  const ids = {
-    title: useId(),
-    name: useId(),
-    nameHint: useId(),
-    nameError: useId(),
-    category: useId(),
-    categoryHint: useId(),
-    categoryError: useId(),
-    status: useId(),
-    statusError: useId(),
-  };
-  const errorIds: Record<Field, string> = {
-    name: ids.nameError,
-    categoryId: ids.categoryError,
-    status: ids.statusError,
-  };
+  const titleId = useId();
 
   const createPet = tsr.pets.createPet.useMutation({
     onSettled: () => {
@@ -153,90 +139,61 @@ export function AddPetForm({ nameRef, onAdded }: AddPetFormProps) {
     createPet.mutate({ body: checked.pet, headers: { 'idempotency-key': entryKey.current } });
   }
 
-  function describedBy(field: Field, hint?: string) {
-    const list = [hint, errors[field] ? errorIds[field] : undefined].filter(Boolean);
-    return list.length > 0 ? list.join(' ') : undefined;
-  }
-
   const added = outcome.kind === 'added' ? outcome.pet : null;
 
   return (
-    <section className="card add-form" aria-labelledby={ids.title}>
-      <h2 id={ids.title}>Add an animal</h2>
+    <section className="card add-form" aria-labelledby={titleId}>
+      <h2 id={titleId}>Add an animal</h2>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor={ids.name}>Name</label>
-          <input
-            ref={nameRef}
-            id={ids.name}
-            name="name"
-            type="text"
-            autoComplete="off"
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value);
-              edited('name');
-            }}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={describedBy('name', ids.nameHint)}
-          />
-          <p id={ids.nameHint} className="hint">
-            {HINTS.name}
-          </p>
-          {errors.name && (
-            <p id={ids.nameError} className="field-error">
-              {errors.name}
-            </p>
+        <FormField label="Name" hint={HINTS.name} error={errors.name}>
+          {(control) => (
+            <input
+              {...control}
+              ref={nameRef}
+              name="name"
+              type="text"
+              autoComplete="off"
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+                edited('name');
+              }}
+            />
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.category}>Category ID</label>
-          <input
-            ref={categoryRef}
-            id={ids.category}
-            name="categoryId"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={category}
-            onChange={(event) => {
-              setCategory(event.target.value);
-              edited('categoryId');
-            }}
-            aria-invalid={errors.categoryId !== undefined}
-            aria-describedby={describedBy('categoryId', ids.categoryHint)}
-          />
-          <p id={ids.categoryHint} className="hint">
-            {HINTS.categoryId}
-          </p>
-          {errors.categoryId && (
-            <p id={ids.categoryError} className="field-error">
-              {errors.categoryId}
-            </p>
+        </FormField>
+        <FormField label="Category ID" hint={HINTS.categoryId} error={errors.categoryId}>
+          {(control) => (
+            <input
+              {...control}
+              ref={categoryRef}
+              name="categoryId"
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              value={category}
+              onChange={(event) => {
+                setCategory(event.target.value);
+                edited('categoryId');
+              }}
+            />
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.status}>Status</label>
-          <select
-            ref={statusRef}
-            id={ids.status}
-            name="status"
-            value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as PetStatus);
-              edited('status');
-            }}
-            aria-invalid={errors.status !== undefined}
-            aria-describedby={describedBy('status')}
-          >
-            <StatusOptions />
-          </select>
-          {errors.status && (
-            <p id={ids.statusError} className="field-error">
-              {errors.status}
-            </p>
+        </FormField>
+        <FormField label="Status" error={errors.status}>
+          {(control) => (
+            <select
+              {...control}
+              ref={statusRef}
+              name="status"
+              value={status}
+              onChange={(event) => {
+                setStatus(event.target.value as PetStatus);
+                edited('status');
+              }}
+            >
+              <StatusOptions />
+            </select>
           )}
-        </div>
+        </FormField>
         {outcome.kind === 'invalid' && (
           <div className="alert alert-error" role="alert">
             Not added yet: correct the marked fields.

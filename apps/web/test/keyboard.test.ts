@@ -102,6 +102,10 @@ describe('keyboard only', () => {
       'Enter a category ID.',
     ]);
     expect(await name.getAttribute('aria-invalid')).toBe('true');
+    // Read out with Name: its hint, then what to correct.
+    const nameHint = await addForm(page).locator('.hint').first().getAttribute('id');
+    const nameError = await addForm(page).getByText('Enter a name.').getAttribute('id');
+    expect(await name.getAttribute('aria-describedby')).toBe(`${nameHint} ${nameError}`);
 
     await page.keyboard.type('Biscuit');
     await page.keyboard.press('Tab');
