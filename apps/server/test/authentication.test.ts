@@ -68,14 +68,12 @@ describe('Authentication', () => {
     const { key, secret } = await keys.create({ label: 'soon revoked', plan: 'pro' });
     expect((await api.request('/v1/pets', { apiKey: secret })).status).toBe(200);
     await keys.revoke(key.id);
-    const revokedAt = Date.now();
-    let status = 200;
-    while (status === 200 && Date.now() - revokedAt < 5_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = (await api.request('/v1/pets', { apiKey: secret })).status;
-    }
-    expect(status).toBe(401);
-    expect(Date.now() - revokedAt).toBeLessThanOrEqual(KEY_RECHECK_MS + 500);
+    // The server looks a key up again once it has been remembered KEY_RECHECK_MS, and it was
+    // remembered before the revocation: the first request sent after that long is refused,
+    // however slowly this machine answers it (timing the answer would measure the machine).
+    expect(KEY_RECHECK_MS).toBeLessThan(5_000);
+    await new Promise((resolve) => setTimeout(resolve, KEY_RECHECK_MS + 100));
+    expect((await api.request('/v1/pets', { apiKey: secret })).status).toBe(401);
   });
 
   it('outside the operations no key is needed: /healthz, /readyz, /v1/openapi.json, /docs', async () => {
