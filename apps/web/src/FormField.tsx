@@ -9,8 +9,11 @@ export interface FieldControlProps {
 
 interface FormFieldProps {
   readonly label: string;
-  /** Said under the control, and read out with it, whether or not it holds an error. */
-  readonly hint?: string;
+  /**
+   * Said under the control and read out with it, also while there is an error: the rule stays
+   * next to the correction.
+   */
+  readonly hint?: string | undefined;
   /** What to correct; while there is one, the control is marked invalid and describes it. */
   readonly error?: string | undefined;
   /** The control (an input or a select), given the props that tie it to the rest. */

@@ -103,7 +103,11 @@ describe('keyboard only', () => {
     ]);
     expect(await name.getAttribute('aria-invalid')).toBe('true');
     // Read out with Name: its hint, then what to correct.
-    const nameHint = await addForm(page).locator('.hint').first().getAttribute('id');
+    const nameHint = await addForm(page)
+      .locator('.field')
+      .filter({ has: page.getByLabel('Name', { exact: true }) })
+      .locator('.hint')
+      .getAttribute('id');
     const nameError = await addForm(page).getByText('Enter a name.').getAttribute('id');
     expect(await name.getAttribute('aria-describedby')).toBe(`${nameHint} ${nameError}`);
 
