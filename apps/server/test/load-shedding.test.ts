@@ -91,6 +91,25 @@ const createHead = (key: string, body: string) =>
     '',
   ].join('\r\n');
 
+/** A create whose body is held back: once admitted, it holds its place until `release`. */
+function heldCreate(port: number, key: string) {
+  const body = JSON.stringify({ name: 'Held', categoryId: 1 });
+  const socket = connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk) => chunks.push(chunk));
+  const answer = new Promise<RawResponse | undefined>((resolve) =>
+    socket.on('close', () => resolve(parseResponses(Buffer.concat(chunks))[0])),
+  );
+  socket.write(createHead(key, body));
+  return {
+    answer,
+    release: () => {
+      socket.write(body);
+      return answer;
+    },
+  };
+}
+
 /**
  * Takes `count` places in the server: creates whose bodies are held back, in the server until
  * `release` sends them. Their key is looked up first, by a HEAD of its own (the lines' test
@@ -100,26 +119,22 @@ const createHead = (key: string, body: string) =>
  */
 async function holdPlaces({ api, until }: Pinned, count: number) {
   expect((await api.request('/v1/pets?limit=1', { method: 'HEAD' })).status).toBe(200);
-  const body = JSON.stringify({ name: 'Held', categoryId: 1 });
-  const head = createHead(api.apiKey, body);
   const { port } = api.server.address() as { port: number };
-  const held = Array.from({ length: count }, () => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    const answer = new Promise<RawResponse | undefined>((resolve) =>
-      socket.on('close', () => resolve(parseResponses(Buffer.concat(chunks))[0])),
-    );
-    socket.write(head);
-    return { socket, answer };
-  });
+  const held = Array.from({ length: count }, () => heldCreate(port, api.apiKey));
   await until('requests_in_flight', count);
-  return {
-    release: () => {
-      for (const { socket } of held) socket.write(body);
-      return Promise.all(held.map(({ answer }) => answer));
-    },
-  };
+  return { release: () => Promise.all(held.map((create) => create.release())) };
+}
+
+/** Two clients with keys of their own: one to send most of the traffic, one a request. */
+async function heavyAndLight({ api }: Pinned) {
+  const heavy = await api.createKey({
+    label: 'heavy',
+    plan: 'enterprise',
+    quota: { perMinute: 100_000, perDay: 100_000 },
+  });
+  const light = await api.createKey({ label: 'light', plan: 'business' });
+  const { port } = api.server.address() as { port: number };
+  return { heavy, light, port };
 }
 
 const shedOf = (answers: RawResponse[]) => answers.filter(({ status }) => status === 503);
@@ -210,14 +225,8 @@ describe('load shedding: the lines of the subjects are served in turn', () => {
 
   it('so one client sending most of the traffic does not starve another: its requests wait longest', async () => {
     pinned = await startPinned(1, 60_000);
-    const { api, until, logLines } = pinned;
-    const heavy = await api.createKey({
-      label: 'heavy',
-      plan: 'enterprise',
-      quota: { perMinute: 100_000, perDay: 100_000 },
-    });
-    const light = await api.createKey({ label: 'light', plan: 'business' });
-    const { port } = api.server.address() as { port: number };
+    const { until, logLines } = pinned;
+    const { heavy, light, port } = await heavyAndLight(pinned);
     const place = await holdPlaces(pinned, 1);
 
     const heavyAnswers = Array.from({ length: 6 }, () => sendRaw(port, get('/v1/pets', heavy)));
@@ -232,6 +241,37 @@ describe('load shedding: the lines of the subjects are served in turn', () => {
     // heavy client's five others, as it would be in one line.
     const served = logLines.filter(({ req }) => req?.method === 'GET').map(({ req }) => req?.url);
     expect(served.slice(0, 2)).toEqual(['/v1/pets', '/v1/pets?limit=1']);
+  });
+});
+
+describe('load shedding: when it must shed', () => {
+  let pinned: Pinned;
+  afterAll(() => pinned?.api.close());
+
+  it('sheds the subject sending most, and serves the other, whose request came after all of its', async () => {
+    pinned = await startPinned(1, 3_000);
+    const { until } = pinned;
+    const { heavy, light, port } = await heavyAndLight(pinned);
+    const place = await holdPlaces(pinned, 1);
+
+    // The heavy client's creates, each holding the one place while it is served.
+    const heavyCreates = Array.from({ length: 6 }, () => heldCreate(port, heavy));
+    await until('requests_waiting', 6);
+    const lightAnswer = sendRaw(port, get('/v1/pets?limit=1', light));
+    await until('requests_waiting', 7);
+
+    await place.release();
+    await until('requests_waiting', 6);
+    // The heavy client's first create is served; then it is the light client's turn, not the
+    // heavy client's next, as it would be in one line.
+    await heavyCreates[0]?.release();
+    expect((await lightAnswer).status).toBe(200);
+    // Its second create holds the place; the four behind it wait until they have waited too long.
+    await until('requests_waiting', 0);
+    await heavyCreates[1]?.release();
+
+    const heavyAnswers = await Promise.all(heavyCreates.map((create) => create.answer));
+    expect(heavyAnswers.map((answer) => answer?.status)).toEqual([201, 201, 503, 503, 503, 503]);
   });
 });
 

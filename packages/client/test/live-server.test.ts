@@ -37,6 +37,28 @@ const rateLimited = (retryAfterSeconds: number) =>
     body: { code: 'rate_limited', message: 'Too many requests', status: 429 },
   }) as const;
 
+/** Retry options that wait for nothing, with the jitter `random` gives, recording each wait. */
+function recordedWaits(random: number) {
+  const delays: number[] = [];
+  const sleep = async (ms: number) => {
+    delays.push(ms);
+  };
+  return { delays, retry: { random: () => random, sleep } };
+}
+
+/** What a server shedding load answers (docs/interface.md, "When the server is busy"). */
+const busy = (retryAfterSeconds: number) =>
+  ({
+    kind: 'answer',
+    status: 503,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    body: {
+      code: 'service_unavailable',
+      message: 'The server is busy. Try again after the seconds Retry-After gives.',
+      status: 503,
+    },
+  }) as const;
+
 describe('retries', () => {
   test('a 429 is retried after the advertised Retry-After, then succeeds', async () => {
     const client = createClient({ baseUrl: proxy.baseUrl, apiKey });
@@ -109,17 +131,11 @@ describe('retries', () => {
   });
 
   test('502, 503 and 504 are retried with exponential backoff and full jitter', async () => {
-    const delays: number[] = [];
+    const { delays, retry } = recordedWaits(0.5);
     const client = createClient({
       baseUrl: proxy.baseUrl,
       apiKey,
-      retry: {
-        baseDelayMs: 100,
-        random: () => 0.5,
-        sleep: async (ms) => {
-          delays.push(ms);
-        },
-      },
+      retry: { ...retry, baseDelayMs: 100 },
     });
     const unavailable = (status: number) =>
       ({ kind: 'answer', status, headers: {}, body: { code: 'x', message: 'x', status } }) as const;
@@ -129,6 +145,36 @@ describe('retries', () => {
 
     expect(result.status).toBe(200);
     expect(delays).toEqual([50, 100, 200]);
+  });
+
+  test('a server shedding load is waited out: its Retry-After and a random part of it again', async () => {
+    const { delays, retry } = recordedWaits(0.5);
+    const client = createClient({ baseUrl: proxy.baseUrl, apiKey, retry });
+    proxy.plan(busy(1), busy(2));
+    const before = proxy.requests.length;
+
+    const result = await client.pets.listPets({ query: { limit: 1 } });
+
+    expect(result.status).toBe(200);
+    expect(proxy.requests.length - before).toBe(3);
+    expect(delays).toEqual([1500, 3000]);
+  });
+
+  test('while a server keeps shedding, the retry budget runs out: the next 503 comes back at once', async () => {
+    const { delays, retry } = recordedWaits(0);
+    const client = createClient({ baseUrl: proxy.baseUrl, apiKey, retry });
+    proxy.plan(...Array.from({ length: 6 }, () => busy(1)));
+
+    // Five attempts, the most a call makes, four waits of Retry-After between them.
+    expect((await client.pets.listPets()).status).toBe(503);
+    expect(delays).toEqual([1000, 1000, 1000, 1000]);
+    // Half the budget's tokens are spent: the next call is not retried, and waits for nothing.
+    const before = proxy.requests.length;
+    const result = await client.pets.listPets();
+    expect(result.status).toBe(503);
+    expect(result.headers.get('retry-after')).toBe('1');
+    expect(proxy.requests.length - before).toBe(1);
+    expect(delays).toHaveLength(4);
   });
 
   test('attempts are bounded: the last answer comes back when they run out', async () => {
