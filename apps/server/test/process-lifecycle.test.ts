@@ -80,19 +80,39 @@ interface KeepAliveLoad {
   unanswered: number;
 }
 
+interface RunningKeepAliveLoad {
+  /**
+   * Resolves once every connection has had an answer, so that whatever ends one later is the
+   * server's doing; rejects if one closes before its first. A fixed sleep proves no such thing on
+   * a crowded machine: a connection still unaccepted when the listener closes is reset by the
+   * kernel before it can send anything (seen once in CI: 28 of 30 closed by the server).
+   */
+  everyClientAnswered: Promise<void>;
+  /** Resolves once every connection has closed. */
+  finished: Promise<KeepAliveLoad>;
+}
+
 /**
  * `clients` connections, each sending its next request as soon as the answer to the last one
  * has arrived, over raw sockets so that a request sent and never answered is seen (a client
  * library would retry it or report a plain connection error). A connection ends when an
  * answer says `Connection: close`, or when the server closes it.
  */
-function keepAliveLoad(port: number, key: string, clients: number): Promise<KeepAliveLoad> {
+function keepAliveLoad(port: number, key: string, clients: number): RunningKeepAliveLoad {
   const load: KeepAliveLoad = { answered: 0, closedByServer: 0, unanswered: 0 };
+  let clientsAnswered = 0;
+  let everyClientAnswered = () => {};
+  let aClientWasNeverAnswered = (_error: Error) => {};
+  const answeredOnce = new Promise<void>((resolve, reject) => {
+    everyClientAnswered = resolve;
+    aClientWasNeverAnswered = reject;
+  });
   const request = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`;
   const client = () =>
     new Promise<void>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       let awaiting = false;
+      let answeredHere = 0;
       let received = Buffer.alloc(0);
       const send = () => {
         awaiting = true;
@@ -109,16 +129,24 @@ function keepAliveLoad(port: number, key: string, clients: number): Promise<Keep
         received = received.subarray(headEnd + 4 + length);
         awaiting = false;
         load.answered += 1;
+        answeredHere += 1;
+        if (answeredHere === 1 && ++clientsAnswered === clients) everyClientAnswered();
         if (/\r\nconnection: close/i.test(head)) load.closedByServer += 1;
         else send();
       });
       socket.on('error', () => {});
       socket.on('close', () => {
         if (awaiting) load.unanswered += 1;
+        if (answeredHere === 0) {
+          aClientWasNeverAnswered(new Error('a connection closed before its first answer'));
+        }
         resolve();
       });
     });
-  return Promise.all(Array.from({ length: clients }, client)).then(() => load);
+  return {
+    everyClientAnswered: answeredOnce,
+    finished: Promise.all(Array.from({ length: clients }, client)).then(() => load),
+  };
 }
 
 /** True once nothing listens on `port`; a connection that still gets in is closed at once. */
@@ -398,10 +426,10 @@ describe('Shutdown drain', () => {
     });
     const port = Number(new URL(server.baseUrl).port);
     const load = keepAliveLoad(port, key, 30);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await load.everyClientAnswered;
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-    const { answered, closedByServer, unanswered } = await load;
+    const { answered, closedByServer, unanswered } = await load.finished;
     // Requests went on through the drain, and every connection was let go with Connection: close.
     expect(answered).toBeGreaterThan(100);
     expect(closedByServer).toBe(30);
