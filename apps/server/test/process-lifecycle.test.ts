@@ -84,8 +84,8 @@ interface RunningKeepAliveLoad {
   /**
    * Resolves once every connection has had an answer, so that whatever ends one later is the
    * server's doing; rejects if one closes before its first. A fixed sleep proves no such thing on
-   * a crowded machine: a connection still unaccepted when the listener closes is reset by the
-   * kernel before it can send anything (seen once in CI: 28 of 30 closed by the server).
+   * a crowded machine: in CI, 2 of 30 connections once ended having sent nothing, that is
+   * without ever having opened before the listener closed.
    */
   everyClientAnswered: Promise<void>;
   /** Resolves once every connection has closed. */
