@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Express {
     ...probeEndpoints(deps.readiness),
     ...documentEndpoints(api.contract, deps.publicUrl),
   ];
-  const crossOrigin = crossOriginAccess(deps.corsOrigins ?? [], operations);
+  const crossOrigin = crossOriginAccess(deps.corsOrigins ?? [], api.contract);
   const stages: Record<string, RequestHandler | undefined> = {
     /** What the request is for, its id and client address, resolved once; its trace begins. */
     context: requestContext({

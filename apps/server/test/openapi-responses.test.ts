@@ -5,12 +5,11 @@
  * code must be one the declared response's examples name, and the headers it declares as
  * required must be there. So the document and the server cannot drift apart.
  */
-import { type Contract, contract } from '@animal-store/contract';
+import { type Contract, contract, operationsOf } from '@animal-store/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateOf } from '../src/http/routes.js';
-import { contractOperations } from '../src/http/served-api.js';
 import { awayFromMinuteEnd } from './support/minute-window.js';
 import { sendRaw } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -43,7 +42,7 @@ const VALID_REQUESTS: Record<OperationId, { params?: Record<string, string>; bod
 
 /** Each operation of the contract, where the document has it, and a request it answers with success. */
 const OPERATIONS = Object.fromEntries(
-  contractOperations(contract).map(({ name, route }) => {
+  operationsOf(contract).map(({ name, route }) => {
     const valid = VALID_REQUESTS[name as OperationId];
     const target = route.path.replace(/:(\w+)/g, (_, param: string) => valid.params?.[param] ?? '');
     const success = Math.min(

@@ -105,7 +105,7 @@ describe('a contract with a second resource', () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({
       code: 'not_found',
-      message: 'No resource exists at this path.',
+      message: 'No pet has id 999999.',
       status: 404,
     });
   });

@@ -36,6 +36,7 @@ export const petsContract: Contract['pets'] = contract.pets;
 
 export type Contract = typeof contract;
 
+export { type CrossOriginRules, crossOriginRulesOf } from './cross-origin.js';
 export {
   type Deprecation,
   type DeprecationHeaders,
@@ -48,6 +49,12 @@ export type {
   RequiredHeaderDocumentation,
   SchemaDocumentation,
 } from './documentation.js';
+export {
+  ERROR_MESSAGES,
+  type ErrorMessage,
+  errorBodyOf,
+  resourceNamedBy,
+} from './error-messages.js';
 export {
   ERROR_STATUS,
   type ErrorBody,
@@ -62,6 +69,7 @@ export {
   errorResponse,
 } from './errors.js';
 export { MAX_INTEGER_ID, PAGE_SIZE, PET_NAME_MAX_LENGTH } from './fields.js';
+export { type ContractOperation, declaresBody, operationsOf } from './operations.js';
 export {
   GET_PET_DEPRECATION,
   ListPetsQuerySchema,

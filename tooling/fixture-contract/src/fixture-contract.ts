@@ -61,7 +61,7 @@ const NO_SUCH_WIDGET = errorResponse({
 const NO_SUCH_PET = errorResponse({
   name: 'NoSuchPet',
   description: 'No animal has this id',
-  examples: { not_found: { message: 'No resource exists at this path.' } },
+  examples: { not_found: { message: 'No pet has id 7.' } },
 });
 
 const BODY_TOO_LARGE = errorResponse({

@@ -1,3 +1,4 @@
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { NextFunction, Response } from 'express';
 import { ApiError } from '../http/api-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
@@ -47,16 +48,8 @@ function rejectionFor(admission: Admission, quota: Quota, nowMs: number): ApiErr
   if (admission.outcome === 'allowed') return undefined;
   const headers = { 'Retry-After': String(retryAfterSeconds(admission, quota, nowMs)) };
   return admission.outcome === 'banned'
-    ? new ApiError(
-        'temporarily_banned',
-        'Too many requests over the limit: this client is banned for a while.',
-        { headers },
-      )
-    : new ApiError(
-        'rate_limited',
-        'Rate limit exceeded. Wait as Retry-After says, then back off exponentially.',
-        { headers },
-      );
+    ? new ApiError(ERROR_MESSAGES.banned, { headers })
+    : new ApiError(ERROR_MESSAGES.rateLimited, { headers });
 }
 
 /**

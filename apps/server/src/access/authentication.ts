@@ -1,3 +1,4 @@
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../http/api-error.js';
 import { contextOf } from '../http/request-context.js';
@@ -14,12 +15,8 @@ export const requireApiKey: RequestHandler = (_req, res, next) => {
   if (caller.kind === 'unresolved') return next(caller.error);
   const sent = caller.credential === 'invalid';
   next(
-    new ApiError(
-      'unauthorized',
-      sent
-        ? 'The API key is not valid: send Authorization: Bearer <API key> with an active key.'
-        : 'An API key is required: send Authorization: Bearer <API key>.',
-      { headers: { 'WWW-Authenticate': sent ? `${REALM}, error="invalid_token"` : REALM } },
-    ),
+    new ApiError(sent ? ERROR_MESSAGES.keyNotValid : ERROR_MESSAGES.keyRequired, {
+      headers: { 'WWW-Authenticate': sent ? `${REALM}, error="invalid_token"` : REALM },
+    }),
   );
 };

@@ -1,11 +1,15 @@
 import {
-  ERROR_STATUS,
   type ErrorBody,
   type ErrorCode,
   type ErrorDetail,
+  type ErrorMessage,
+  errorBodyOf,
 } from '@animal-store/contract';
 
-/** A failure the client is meant to see, carried to the error mapper as an Error body. */
+/**
+ * A failure the client is meant to see, carried to the error mapper as an Error body. What it
+ * says is an entry of the contract's `ERROR_MESSAGES`, the table the mock answers from too.
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -13,21 +17,18 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(
-    code: ErrorCode,
-    message: string,
+    error: ErrorMessage,
     options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    super(error.message);
     this.name = 'ApiError';
-    this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.code = error.code;
+    this.status = errorBodyOf(error).status;
     this.details = options.details;
     this.headers = options.headers ?? {};
   }
 
   toBody(): ErrorBody {
-    const body: ErrorBody = { code: this.code, message: this.message, status: this.status };
-    if (this.details) body.details = this.details;
-    return body;
+    return errorBodyOf({ code: this.code, message: this.message }, this.details);
   }
 }

@@ -1,10 +1,9 @@
-import type { RouteMetadata } from '@animal-store/contract';
-import type { AppRoute } from '@ts-rest/core';
+import { crossOriginRulesOf } from '@animal-store/contract';
+import type { AppRouter } from '@ts-rest/core';
 import cors from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { contextOf } from './request-context.js';
-import type { OperationEndpoint } from './routes.js';
 
 type Header = readonly [name: string, value: string];
 
@@ -64,82 +63,28 @@ export function apiBrowserPolicy(): RequestHandler {
   };
 }
 
-/** The headers the pipeline itself sets that a page on another origin may read. */
-const PIPELINE_RESPONSE_HEADERS = [
-  'Retry-After',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-Request-Id',
-  'Deprecation',
-  'Sunset',
-  'Link',
-];
-
-/** The request headers any operation reads besides those its route declares. */
-const PIPELINE_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
-
-/** `idempotency-key` as HTTP documents write it, `Idempotency-Key`. */
-const headerCase = (name: string) =>
-  name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
-
-/** The names of the headers a route's request declares (a zod object, or ts-rest's plain one). */
-function declaredRequestHeaders(route: AppRoute): string[] {
-  const headers = route.headers as { shape?: object } | undefined;
-  if (!headers) return [];
-  return Object.keys(headers.shape ?? headers);
-}
-
-/** The headers a route's success responses document (its `RouteMetadata`): `Location`, say. */
-function documentedResponseHeaders(route: AppRoute): string[] {
-  const { responses = {} } = (route.metadata ?? {}) as Partial<RouteMetadata>;
-  return Object.values(responses).flatMap(({ headers }) => Object.keys(headers ?? {}));
-}
-
 /**
- * What pages on allowed origins may do with the operations: call each of their methods (`HEAD`
- * with `GET`), send the headers their routes declare, and read those the pipeline sets and those
- * their responses document.
- */
-function crossOriginRules(operations: readonly OperationEndpoint[]) {
-  const routes = operations.map(({ route }) => route);
-  const methods = new Set<string>(routes.map(({ method }) => method));
-  if (methods.has('GET')) methods.add('HEAD');
-  const distinct = (names: string[]) => [...new Set(names.map(headerCase))];
-  return {
-    methods: [...methods].sort(),
-    allowedHeaders: distinct([
-      ...PIPELINE_REQUEST_HEADERS,
-      ...routes.flatMap(declaredRequestHeaders),
-    ]),
-    exposedHeaders: distinct([
-      ...PIPELINE_RESPONSE_HEADERS,
-      ...routes.flatMap(documentedResponseHeaders),
-    ]),
-  };
-}
-
-/**
- * Cross-origin access to `operations` for the browser origins in `origins` (none by default, so
- * browsers on other origins cannot call the API): the headers that let them read our responses,
+ * Cross-origin access to `contract`'s operations (`crossOriginRulesOf`) for the browser origins
+ * in `origins` (none by default, so browsers on other origins cannot call the API): the headers
+ * that let them read our responses,
  * errors and 429s included, and the answers to their preflights. A preflight is an `OPTIONS`
  * request from an allowed origin naming the method it wants (`Access-Control-Request-Method`): a
  * browser sends one per URL, without the key, so admission neither counts nor refuses it, and
  * the pipeline's last stage answers it 204. Any other `OPTIONS` is a method no path allows (405).
  */
-export function crossOriginAccess(
-  origins: readonly string[],
-  operations: readonly OperationEndpoint[],
-) {
+export function crossOriginAccess(origins: readonly string[], contract: AppRouter) {
   const allowed = new Set(origins);
   const isPreflight = (req: Request): boolean =>
     req.method === 'OPTIONS' &&
     allowed.has(req.headers.origin ?? '') &&
     req.headers['access-control-request-method'] !== undefined;
   if (allowed.size === 0) return { isPreflight, headers: undefined };
+  const rules = crossOriginRulesOf(contract);
   const setHeaders = cors({
     origin: [...origins],
-    ...crossOriginRules(operations),
+    methods: [...rules.methods],
+    allowedHeaders: [...rules.allowedHeaders],
+    exposedHeaders: [...rules.exposedHeaders],
     maxAge: 600,
     // The answer is the pipeline's to give, once admission has set the rate-limit headers.
     preflightContinue: true,

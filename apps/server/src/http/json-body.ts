@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_BODY_BYTES } from './limits.js';
@@ -17,29 +18,21 @@ const parseJson = express.json({
   // body-parser reads a body without JSON text as {}: a body that decodes to nothing is an empty
   // body, and a byte order mark alone (which it drops) is no JSON at all.
   verify: (req, _res, bytes) => {
-    if (!isUtf8(bytes))
-      throw new ApiError('malformed_json', 'The request body is not valid UTF-8.');
+    if (!isUtf8(bytes)) throw new ApiError(ERROR_MESSAGES.bodyNotUtf8);
     if (bytes.length === 0) decodedToNothing.add(req);
-    else if (bytes.equals(UTF8_BOM))
-      throw new ApiError('malformed_json', 'The request body could not be read as JSON.');
+    else if (bytes.equals(UTF8_BOM)) throw new ApiError(ERROR_MESSAGES.bodyNotJson);
   },
 });
 
 /** Reads a body of any type, only to learn whether a chunked one is empty. */
 const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
 
-const payloadTooLarge = () =>
-  new ApiError('payload_too_large', 'The request body is larger than 16 KiB.');
+const payloadTooLarge = () => new ApiError(ERROR_MESSAGES.bodyTooLarge);
 
 const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
   'entity.too.large': payloadTooLarge,
-  'charset.unsupported': () =>
-    new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
-  'encoding.unsupported': () =>
-    new ApiError(
-      'unsupported_media_type',
-      'The request body uses an unsupported Content-Encoding.',
-    ),
+  'charset.unsupported': () => new ApiError(ERROR_MESSAGES.charsetNotUtf8),
+  'encoding.unsupported': () => new ApiError(ERROR_MESSAGES.encodingUnsupported),
 };
 
 /** Whatever else stops the body from being read (bad JSON, a corrupt gzip stream) is the client's. */
@@ -47,14 +40,10 @@ function bodyError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const type = (error as { type?: unknown } | null)?.type;
   const known = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
-  return known?.() ?? new ApiError('malformed_json', 'The request body could not be read as JSON.');
+  return known?.() ?? new ApiError(ERROR_MESSAGES.bodyNotJson);
 }
 
-const unsupportedMediaType = () =>
-  new ApiError(
-    'unsupported_media_type',
-    'Send the request body as JSON with Content-Type: application/json.',
-  );
+const unsupportedMediaType = () => new ApiError(ERROR_MESSAGES.bodyNotDeclaredJson);
 
 /** `Content-Length: 0` announces an empty body, which needs no media type. */
 function announcesEmptyBody(req: Request): boolean {
@@ -100,9 +89,7 @@ const jsonBody: RequestHandler = (req, res, next) => {
   if (announcesEmptyBody(req)) return next();
   if (req.is('application/json')) {
     if (!acceptsCharset(req)) {
-      return next(
-        new ApiError('unsupported_media_type', 'The request body must be JSON encoded as UTF-8.'),
-      );
+      return next(new ApiError(ERROR_MESSAGES.charsetNotUtf8));
     }
     if (announcesOversizedBody(req)) return next(payloadTooLarge());
     parseJson(req, res, (error?: unknown) => {

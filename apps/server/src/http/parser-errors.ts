@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import { ApiError } from './api-error.js';
 import { API_BROWSER_HEADERS } from './browser-policy.js';
 import type { ConnectionResponses } from './connection-responses.js';
@@ -15,8 +16,8 @@ const SILENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_HTTP_REQUEST_TIMEOUT',
 
 function apiErrorFor(nodeCode: string | undefined): ApiError {
   return nodeCode && HEADER_OVERFLOW_CODES.has(nodeCode)
-    ? new ApiError('headers_too_large', 'The request headers are larger than 16 KiB.')
-    : new ApiError('malformed_request', 'The request is not valid HTTP.');
+    ? new ApiError(ERROR_MESSAGES.headersTooLarge)
+    : new ApiError(ERROR_MESSAGES.notHttp);
 }
 
 type RateLimitHeadersFor = (ip: string) => Promise<Record<string, string>>;

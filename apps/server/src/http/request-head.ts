@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { NextFunction, Request, RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { MAX_HEADER_BYTES } from './limits.js';
@@ -64,22 +65,18 @@ function headerBytes(req: Request): number {
  */
 export const requestHeadCheck: RequestHandler = (req, _res, next) => {
   if (headerBytes(req) > MAX_HEADER_BYTES) {
-    return next(new ApiError('headers_too_large', 'The request headers are larger than 16 KiB.'));
+    return next(new ApiError(ERROR_MESSAGES.headersTooLarge));
   }
   if (req.originalUrl.includes('#')) {
-    return next(new ApiError('malformed_request', 'The request target must not contain "#".'));
+    return next(new ApiError(ERROR_MESSAGES.fragmentInTarget));
   }
   const { host, hosts, authorizations } = hostAndAuthorizationLines(req);
   const missing = host === undefined && req.httpVersion !== '1.0';
   if (missing || hosts > 1 || (host !== undefined && !isValidHost(host))) {
-    return next(
-      new ApiError('malformed_request', 'The request needs exactly one valid Host header.'),
-    );
+    return next(new ApiError(ERROR_MESSAGES.hostNotValid));
   }
   if (authorizations > 1) {
-    return next(
-      new ApiError('malformed_request', 'The request must carry at most one Authorization header.'),
-    );
+    return next(new ApiError(ERROR_MESSAGES.authorizationRepeated));
   }
   // Origin-form (`/v1/pets`) is what clients send; absolute-form is for proxies, rare here.
   if (req.originalUrl.charCodeAt(0) !== SLASH) return addressTarget(req, next);
@@ -101,10 +98,10 @@ function addressTarget(req: Request, next: NextFunction) {
   if (authority === undefined) {
     // `OPTIONS *` goes on (to a 404); a URL of another scheme names nothing this server serves.
     if (!ANY_SCHEME.test(req.originalUrl)) return next();
-    return next(new ApiError('malformed_request', 'The request target must be http or https.'));
+    return next(new ApiError(ERROR_MESSAGES.targetSchemeNotHttp));
   }
   if (!isValidHost(authority)) {
-    return next(new ApiError('malformed_request', "The request target's host is not valid."));
+    return next(new ApiError(ERROR_MESSAGES.targetHostNotValid));
   }
   req.headers.host = authority;
   next();

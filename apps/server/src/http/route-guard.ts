@@ -1,10 +1,11 @@
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { Request, RequestHandler } from 'express';
 import { ApiError } from './api-error.js';
 import { contextOf } from './request-context.js';
 
 /** The answer to a path no route serves. */
 export function routeNotFound(req: Request): ApiError {
-  return new ApiError('not_found', `No route matches ${req.path}.`);
+  return new ApiError(ERROR_MESSAGES.noRoute(req.path));
 }
 
 /**
@@ -16,11 +17,9 @@ export const routeGuard: RequestHandler = (req, res, next) => {
   if (target.kind === 'unknown-path') return next(routeNotFound(req));
   if (target.kind === 'wrong-method') {
     return next(
-      new ApiError(
-        'method_not_allowed',
-        `${req.method} is not allowed on ${req.path}; use ${target.allow}.`,
-        { headers: { Allow: target.allow } },
-      ),
+      new ApiError(ERROR_MESSAGES.methodNotAllowed(req.method, req.path, target.allow), {
+        headers: { Allow: target.allow },
+      }),
     );
   }
   next();

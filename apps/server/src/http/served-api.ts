@@ -1,6 +1,11 @@
-import { deprecationHeaders, type RouteMetadata } from '@animal-store/contract';
+import {
+  declaresBody,
+  deprecationHeaders,
+  operationsOf,
+  type RouteMetadata,
+} from '@animal-store/contract';
 import type { DatabaseClient } from '@animal-store/db';
-import { type AppRoute, type AppRouter, ContractNoBody, isAppRoute } from '@ts-rest/core';
+import type { AppRoute, AppRouter } from '@ts-rest/core';
 import type { ErrorRequestHandler } from 'express';
 import { type ContractHandlers, recordedEndpoints } from '../departures/ts-rest-recorder.js';
 import type { ServerMetrics } from '../operations/metrics.js';
@@ -41,39 +46,6 @@ export function defineApi<TContract extends AppRouter>(
   return define as unknown as ApiDefinition;
 }
 
-/** One operation of a contract: its name (the route's key) and its route. */
-interface ContractOperation {
-  name: string;
-  route: AppRoute;
-}
-
-/**
- * Every operation of `contract`, however deep its routers nest, in the order it declares them.
- * Their names are the routes' keys, unique across the contract: metrics, traces and the OpenAPI
- * document name operations by them.
- */
-export function contractOperations(contract: AppRouter): ContractOperation[] {
-  const operations: ContractOperation[] = [];
-  const visit = (router: AppRouter) => {
-    for (const [name, entry] of Object.entries(router)) {
-      if (!isAppRoute(entry)) {
-        visit(entry);
-      } else if (operations.some((operation) => operation.name === name)) {
-        throw new Error(`Two operations of the contract are named ${name}`);
-      } else {
-        operations.push({ name, route: entry });
-      }
-    }
-  };
-  visit(contract);
-  return operations;
-}
-
-/** Whether `route` declares a request body, which the pipeline then reads before validation. */
-function declaresBody(route: AppRoute): boolean {
-  return 'body' in route && route.body !== ContractNoBody && route.body !== undefined;
-}
-
 /** The deprecation headers a route's metadata declares, when it carries `RouteMetadata`. */
 function deprecationOf(route: AppRoute) {
   const { deprecation } = (route.metadata ?? {}) as Partial<RouteMetadata>;
@@ -90,7 +62,7 @@ export function operationEndpoints(
   options: { responseValidation: boolean },
 ): OperationEndpoint[] {
   const endpointOf = recordedEndpoints(api.contract, api.handlers, options);
-  return contractOperations(api.contract).map(({ name, route }) => ({
+  return operationsOf(api.contract).map(({ name, route }) => ({
     kind: 'operation',
     method: route.method,
     path: route.path,

@@ -1,3 +1,4 @@
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { DatabaseClient } from '@animal-store/db';
 import { ApiError } from '../http/api-error.js';
 import { type ProbeEndpoint, siteEndpoint } from '../http/routes.js';
@@ -46,13 +47,10 @@ export class Readiness {
   /** Why the instance is not ready, or undefined when it is. */
   async problem(): Promise<ApiError | undefined> {
     if (this.#shuttingDown) {
-      return new ApiError(
-        'service_unavailable',
-        'The server is shutting down: it serves the requests it gets, but send new ones elsewhere.',
-      );
+      return new ApiError(ERROR_MESSAGES.shuttingDown);
     }
     if (!(await databaseReady(this.#db))) {
-      return new ApiError('service_unavailable', 'The database does not answer.');
+      return new ApiError(ERROR_MESSAGES.databaseSilent);
     }
     return undefined;
   }

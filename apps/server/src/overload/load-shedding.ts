@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { Request } from 'express';
 import { holdUnread, letRead } from '../departures/connection-reading.js';
 import { ApiError } from '../http/api-error.js';
@@ -24,14 +25,7 @@ const QUIET_MS = 1_000;
 const LONGEST_CREDENTIAL = 80;
 
 /** The Error body of every shed request, made once; the balancer's own 503 has it too. */
-export const BUSY_BODY = Buffer.from(
-  JSON.stringify(
-    new ApiError(
-      'service_unavailable',
-      'The server is busy. Try again after the seconds Retry-After gives.',
-    ).toBody(),
-  ),
-);
+export const BUSY_BODY = Buffer.from(JSON.stringify(new ApiError(ERROR_MESSAGES.busy).toBody()));
 
 /** The headers of every shed request's answer, as name, value, name, value… */
 const BUSY_HEADERS: readonly string[] = [

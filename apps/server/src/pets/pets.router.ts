@@ -1,11 +1,5 @@
 import { hash } from 'node:crypto';
-import {
-  ERROR_STATUS,
-  type ErrorCode,
-  type ErrorDetail,
-  type Pet,
-  petsContract,
-} from '@animal-store/contract';
+import { ERROR_MESSAGES, errorBodyOf, type Pet, petsContract } from '@animal-store/contract';
 import { initServer, RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { configure } from 'safe-stable-stringify';
@@ -93,15 +87,6 @@ function idempotencyScope(res: Response): string {
   return caller.kind === 'key' ? caller.key.id : 'anonymous';
 }
 
-/** An Error body of `code`, with the status it travels with, as a contract response carries it. */
-function errorBody<const Code extends ErrorCode>(
-  code: Code,
-  message: string,
-  details?: ErrorDetail[],
-) {
-  return { code, message, status: ERROR_STATUS[code], ...(details && { details }) };
-}
-
 export function createPetsRouter(deps: PetsRouterDeps) {
   return s.router(petsContract, {
     listPets: async ({ query, req, res }) => {
@@ -110,7 +95,7 @@ export function createPetsRouter(deps: PetsRouterDeps) {
       if (query.cursor !== undefined && afterId === undefined) {
         return {
           status: 400,
-          body: errorBody('validation_failed', 'The cursor was not issued by this service.', [
+          body: errorBodyOf(ERROR_MESSAGES.invalidFields([UNISSUED_CURSOR.path]), [
             UNISSUED_CURSOR,
           ]),
         };
@@ -142,10 +127,7 @@ export function createPetsRouter(deps: PetsRouterDeps) {
       if (result.outcome === 'conflict') {
         return {
           status: 409,
-          body: errorBody(
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used with a different body.',
-          ),
+          body: errorBodyOf(ERROR_MESSAGES.idempotencyKeyReused),
         };
       }
       res.setHeader('Location', `/v1/pets/${result.pet.id}`);
@@ -156,7 +138,10 @@ export function createPetsRouter(deps: PetsRouterDeps) {
     getPet: async ({ params, res }) => {
       const [pet] = await deps.storeFor(res).findPets([params.petId]);
       if (!pet) {
-        return { status: 404, body: errorBody('not_found', `No pet has id ${params.petId}.`) };
+        return {
+          status: 404,
+          body: errorBodyOf(ERROR_MESSAGES.noSuchResource('petId', params.petId)),
+        };
       }
       return { status: 200, body: pet };
     },
