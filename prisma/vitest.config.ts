@@ -1,10 +1,21 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'schema-engine/**/*.test.ts'],
+    // Tests that also run on Node 24 (`pnpm test:node24`): CONTRIBUTING.md, "Tests", says which.
+    tags: [
+      {
+        name: 'node-runtime',
+        description: "Rests on Node's own behaviour, which can change between Node versions",
+      },
+    ],
     // The bridge tests run the Prisma CLI: about two seconds a command on a quiet machine, but up
     // to 25 s while CI runs every package's tests at once on two cores.
     testTimeout: 180_000,
+    // Files in parallel, more than there are cores: most of a file's time is spent waiting on
+    // what it starts (servers, databases, processes, installs), not computing.
+    maxWorkers: availableParallelism() * 2,
   },
 });

@@ -1,29 +1,71 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * A database behind a network path, with sessions of its own: cutting the path, another session's
- * lock; and the deployment production runs, instances behind a load balancer on PostgreSQL.
+ * Where a test file is says where it runs, so that a new file needs no list:
+ *
+ * - `test/*.test.ts` and the units beside the code (`src/**`): on each database, SQLite and
+ *   PostgreSQL (projects `sqlite` and `postgresql`). The default, for every rule the database can
+ *   change: what is stored and read back, ids, paging, the statements sent, keys, durability.
+ * - `test/database-independent/`: once, on SQLite. HTTP parsing, headers, CORS, OpenAPI shapes,
+ *   logs, rate limits (counted in memory or in Redis), signals: the same on either database.
+ * - `test/sqlite/`, `test/postgresql/`: what only that database has (a locked or damaged file;
+ *   a severed connection, another session's lock, the production deployment).
+ * - `test/workflows/`: the repository's own workflows (project `workflows`), once, one file at a
+ *   time after the others: each builds the workspace in a fresh copy of the repository.
  */
-const POSTGRES_ONLY = [
-  'test/database-outage.test.ts',
-  'test/database-statement-timeout.test.ts',
-  'test/load-balancer.test.ts',
-];
-/** A database file (locked by another process, gone bad under us) only means something for SQLite. */
-const SQLITE_ONLY = ['test/database-locked.test.ts', 'test/database-file-faults.test.ts'];
+const ON_EACH_DATABASE = ['src/**/*.test.ts', 'test/*.test.ts'];
+
+/** Tests that also run on Node 24 (`pnpm test:node24`): CONTRIBUTING.md, "Tests", says which. */
+const NODE_RUNTIME_TAG = {
+  name: 'node-runtime',
+  description: "Rests on Node's own behaviour, which can change between Node versions",
+};
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: [
-      // Run once, by vitest.workflows.config.ts.
-      'test/workflows/**',
-      ...(process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? SQLITE_ONLY : POSTGRES_ONLY),
-    ],
-    globalSetup: ['test/support/global-setup.ts'],
+    tags: [NODE_RUNTIME_TAG],
     // Many tests start processes (the server, the key command through tsx): with the web suite's
     // browsers on the same two cores in CI, one such start can take ten times its quiet time.
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    // Files in parallel: each has servers and databases of its own, and spends most of its time
+    // waiting on them (sockets, statements, the processes it starts) rather than computing, so
+    // twice as many files as cores keep the cores busy. Both databases' projects share them.
+    maxWorkers: availableParallelism() * 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          globalSetup: ['test/support/global-setup.ts'],
+          include: [
+            ...ON_EACH_DATABASE,
+            'test/database-independent/**/*.test.ts',
+            'test/sqlite/**/*.test.ts',
+          ],
+          env: { TEST_DATABASE_PROVIDER: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgresql',
+          globalSetup: ['test/support/global-setup.ts'],
+          include: [...ON_EACH_DATABASE, 'test/postgresql/**/*.test.ts'],
+          env: { TEST_DATABASE_PROVIDER: 'postgresql' },
+        },
+      },
+      {
+        test: {
+          name: 'workflows',
+          include: ['test/workflows/**/*.test.ts'],
+          tags: [NODE_RUNTIME_TAG],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+        },
+      },
+    ],
   },
 });

@@ -97,8 +97,13 @@ export function databaseFlavor(url, { shadowDatabaseUrl } = {}) {
  */
 const WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly');
 
-/** @type {Promise<string> | undefined} */
-let wasmVersion;
+/**
+ * Where the process keeps the one instantiation. The JS glue keeps the instance in a variable of
+ * its module, which the process loads once, while it may load this module more than once (a test
+ * runner loads a copy per project): a second instantiation would leave the first copy's engines
+ * reading a memory that is no longer the glue's.
+ */
+const LOADED_WASM = Symbol.for('@animal-store/db: the schema engine instantiated');
 
 /**
  * The CLI ships the wasm build of exactly its own engine version, while the published
@@ -139,11 +144,13 @@ function withUnrefTimers(bindings) {
 }
 
 /**
- * Instantiates the wasm engine once per process (its JS glue keeps the instance in a module
- * variable) and answers the engine's version. Node 20 cannot `import` a .wasm module.
+ * Instantiates the wasm engine once per process, however many copies of this module it has
+ * loaded (LOADED_WASM), and answers the engine's version. Node 20 cannot `import` a .wasm module.
+ * @returns {Promise<string>}
  */
 export function loadSchemaEngineWasm() {
-  wasmVersion ??= (async () => {
+  const loaded = /** @type {{ [LOADED_WASM]?: Promise<string> }} */ (globalThis);
+  loaded[LOADED_WASM] ??= (async () => {
     installPanicRegistry();
     const { instance } = await WebAssemblyApi.instantiate(await readEngineWasm(), {
       './schema_engine_bg.js': withUnrefTimers(wasmBindings),
@@ -152,7 +159,7 @@ export function loadSchemaEngineWasm() {
     /** @type {() => void} */ (instance.exports.__wbindgen_start)();
     return wasmBindings.version();
   })();
-  return wasmVersion;
+  return loaded[LOADED_WASM];
 }
 
 /**

@@ -1,3 +1,4 @@
+// @module-tag node-runtime: libsql's native addon, loaded by Node
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// @module-tag node-runtime: the migrator runs Prisma's schema engine as WebAssembly in Node
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -81,6 +82,16 @@ describe('migrateDatabase', () => {
       'Rex',
     ]);
     after.close();
+  });
+
+  it('migrates on after a second copy of the engine loader has loaded the engine, as a test runner with several projects loads one each', async () => {
+    await migrateDatabase(`file:${join(folder, 'first.db')}`);
+    const loader = new URL('../schema-engine/wasm-engine.mjs', import.meta.url);
+    const copy = await import(/* @vite-ignore */ `${loader.href}?copy`);
+    await copy.loadSchemaEngineWasm();
+    const file = join(folder, 'after-the-copy.db');
+    await migrateDatabase(`file:${file}`);
+    expect((await inspect(file)).history).toHaveLength(committedMigrations.length);
   });
 
   it('refuses URLs it has no adapter for', async () => {

@@ -5,9 +5,18 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { POSTGRES_SERVER_URL } from './test-services.js';
 
-/** Which database the server suite runs on: `TEST_DATABASE_PROVIDER=postgresql` for PostgreSQL. */
-export const TEST_PROVIDER: 'sqlite' | 'postgresql' =
-  process.env.TEST_DATABASE_PROVIDER === 'postgresql' ? 'postgresql' : 'sqlite';
+export type TestProvider = 'sqlite' | 'postgresql';
+
+/** The database an environment names: `TEST_DATABASE_PROVIDER=postgresql` for PostgreSQL. */
+export function providerOf(env: Record<string, string | undefined>): TestProvider {
+  return env.TEST_DATABASE_PROVIDER === 'postgresql' ? 'postgresql' : 'sqlite';
+}
+
+/**
+ * Which database the server suite runs on: each project of its vitest config sets
+ * `TEST_DATABASE_PROVIDER` for its files.
+ */
+export const TEST_PROVIDER: TestProvider = providerOf(process.env);
 
 const TEST_DATABASE_PREFIX = 'animal_store_test_';
 
@@ -39,7 +48,7 @@ export interface TestDatabase {
  */
 export async function freshDatabase(
   template?: string,
-  provider: typeof TEST_PROVIDER = TEST_PROVIDER,
+  provider: TestProvider = TEST_PROVIDER,
 ): Promise<TestDatabase> {
   const suffix = randomBytes(6).toString('hex');
   if (provider === 'postgresql') {
@@ -57,14 +66,14 @@ export async function freshDatabase(
 }
 
 /** Where a migrated template lives: a file (SQLite) or a database name (PostgreSQL). */
-export async function templateLocation(): Promise<{
+export async function templateLocation(provider: TestProvider): Promise<{
   url: string;
   template: string;
   drop(): Promise<void>;
 }> {
-  const database = await freshDatabase();
+  const database = await freshDatabase(undefined, provider);
   const template =
-    TEST_PROVIDER === 'postgresql'
+    provider === 'postgresql'
       ? new URL(database.url).pathname.slice(1)
       : database.url.slice('file:'.length);
   return { ...database, template };

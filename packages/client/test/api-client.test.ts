@@ -3,6 +3,8 @@
  * (`widgets`), against a server that answers what each test scripts: no server of this
  * repository serves widgets. The Animal Store's own operations are tested against the live
  * server (`live-server.test.ts`).
+ *
+ * @module-tag node-runtime: the client's fetch is Node's
  */
 
 import { fixtureContract, type Widget } from '@animal-store/fixture-contract';

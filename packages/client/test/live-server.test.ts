@@ -2,6 +2,8 @@
  * The client against the real server over real HTTP. Where a fault is needed (a 429 with a
  * short Retry-After, a dropped connection, a gateway error), a small proxy in front of the
  * server produces it; every other answer is the server's own.
+ *
+ * @module-tag node-runtime: the client's fetch is Node's
  */
 
 import { type LiveServer, ROOMY, startLiveServer } from '@animal-store/server/testing';

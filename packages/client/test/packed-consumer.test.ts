@@ -6,6 +6,8 @@
  * release records), the OpenAPI builder's packages stay out of the install, and the OpenAPI
  * document the contract ships (`@animal-store/contract/openapi.json`) resolves and is the one the
  * server serves.
+ *
+ * @module-tag node-runtime: the packed packages as users install and load them
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';

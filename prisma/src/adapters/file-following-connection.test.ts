@@ -1,3 +1,4 @@
+// @module-tag node-runtime: libsql's native addon, loaded by Node
 import { renameSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -5,6 +5,8 @@
  * why they part. Both implement Prisma's driver-adapter contract, which moves between Prisma
  * releases: when an upgrade changes what Prisma sends or expects, Prisma's adapter changes with
  * it and this test fails until ours does.
+ *
+ * @module-tag node-runtime: libsql's native addon, loaded by Node
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// @module-tag node-runtime: the PostgreSQL driver talks through Node's sockets
 import { randomBytes } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {

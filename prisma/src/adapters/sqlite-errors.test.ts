@@ -1,3 +1,4 @@
+// @module-tag node-runtime: libsql's native addon, loaded by Node
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @module-tag node-runtime: libsql's native addon, loaded by Node
 import {
   type ArgType,
   type ColumnType,

@@ -1,3 +1,4 @@
+// @module-tag node-runtime: Express's and Node's request and response classes, which it departs from
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';

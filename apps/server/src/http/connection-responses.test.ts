@@ -1,3 +1,4 @@
+// @module-tag node-runtime: Node's HTTP server keeps the connections
 import { once } from 'node:events';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';

@@ -1,6 +1,6 @@
 /**
  * The rate-limit decision, written down once as cases: sequences of requests and what each must
- * get. Every store runs the same cases (test/rate-limit-decisions.test.ts), so a rule changed in
+ * get. Every store runs the same cases (test/database-independent/rate-limit-decisions.test.ts), so a rule changed in
  * one store and not in the others fails there. Plain data: nothing here decides anything.
  */
 import { ANONYMOUS_QUOTA, type Quota } from './plans.js';

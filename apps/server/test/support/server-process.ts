@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@animal-store/local-ports';
 import { untilHealthy } from '../../testing/until-healthy.js';
@@ -63,6 +65,23 @@ export async function startServerProcess(
     return exited;
   });
   return { child, baseUrl, exited };
+}
+
+/** Every line a server started with `stdout: 'pipe'` writes to stdout, parsed, as it comes. */
+export function logLinesOf(server: ServerProcess): Array<Record<string, unknown>> {
+  const lines: Array<Record<string, unknown>> = [];
+  const input = server.child.stdout as Readable;
+  createInterface({ input }).on('line', (line) => lines.push(JSON.parse(line)));
+  return lines;
+}
+
+/** A create on a server process, with `key`. */
+export function createPet(baseUrl: string, key: string, name: string) {
+  return fetch(`${baseUrl}/v1/pets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
 }
 
 /** How a command ended: its exit status and what it wrote. */

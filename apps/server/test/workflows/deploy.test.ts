@@ -2,6 +2,8 @@
  * Deploying the server alone: the build stage of apps/server/Dockerfile, run command for command
  * in a fresh copy of the repository, yields a folder that serves with nothing but `node`, far
  * from the repository, on a fresh SQLite database and on a fresh PostgreSQL database.
+ *
+ * @module-tag node-runtime: the image runs the deploy folder on Node 24
  */
 import { lstat, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

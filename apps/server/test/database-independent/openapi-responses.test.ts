@@ -9,10 +9,10 @@ import { type Contract, contract, operationsOf } from '@animal-store/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateOf } from '../src/http/routes.js';
-import { awayFromMinuteEnd } from './support/minute-window.js';
-import { sendRaw } from './support/raw-http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { templateOf } from '../../src/http/routes.js';
+import { awayFromMinuteEnd } from '../support/minute-window.js';
+import { sendRaw } from '../support/raw-http.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
+// @module-tag node-runtime: Node's HTTP parser refuses some of these requests itself
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRaw } from './support/raw-http.js';
-import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
+import { sendRaw } from '../support/raw-http.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 beforeAll(async () => {

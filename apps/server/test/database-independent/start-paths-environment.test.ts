@@ -1,6 +1,6 @@
 /**
  * Every variable a run reads reaches it through the root scripts that start it. `pnpm start`,
- * `pnpm dev` and `pnpm test` run turbo, which hands a task only the variables turbo.json names
+ * `pnpm dev` and the test command's tasks run through turbo, which hands a task only the variables turbo.json names
  * (strict mode) and drops the rest without a word: a setting added to the server's config, or an
  * override added to a test, fails here until turbo.json lets it through. turbo itself is asked
  * (a dry run with every variable set), so its wildcards are matched as it matches them. The
@@ -11,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../src/config.js';
-import { REPOSITORY_ROOT, run } from './support/repository-checkout.js';
+import { ConfigSchema } from '../../src/config.js';
+import { REPOSITORY_ROOT, run } from '../support/repository-checkout.js';
 
 /**
  * OpenTelemetry's standard variables, which the server's tracing reads as they are set
@@ -72,18 +72,13 @@ function namesIn({ configured, inferred, passthrough }: DryRunVariables): string
 }
 
 /**
- * The tasks the root script `name` runs, by task id, with the variables turbo would hand each
- * when every one of `variables` is set.
+ * The tasks turbo would run for `args` (`run <task>… [--filter=…]`), by task id, with the
+ * variables it would hand each when every one of `variables` is set.
  */
-async function tasksOfRootScript(
-  name: string,
+async function plannedTasks(
+  args: readonly string[],
   variables: readonly string[],
 ): Promise<Map<string, PlannedTask>> {
-  const { scripts } = JSON.parse(await readFile(join(REPOSITORY_ROOT, 'package.json'), 'utf8'));
-  const [program, ...args] = (scripts[name] as string).split(/\s+/);
-  if (program !== 'turbo') {
-    throw new Error(`the ${name} script no longer runs turbo: this test knows only turbo's filter`);
-  }
   const { stdout } = await run(
     join(REPOSITORY_ROOT, 'node_modules/.bin/turbo'),
     [...args, '--dry=json'],
@@ -109,6 +104,32 @@ async function tasksOfRootScript(
     ]),
   );
 }
+
+/** The tasks the root script `name` runs, as `plannedTasks` gives them. */
+async function tasksOfRootScript(
+  name: string,
+  variables: readonly string[],
+): Promise<Map<string, PlannedTask>> {
+  const { scripts } = JSON.parse(await readFile(join(REPOSITORY_ROOT, 'package.json'), 'utf8'));
+  const [program, ...args] = (scripts[name] as string).split(/\s+/);
+  if (program !== 'turbo') {
+    throw new Error(`the ${name} script no longer runs turbo: this test knows only turbo's filter`);
+  }
+  return plannedTasks(args, variables);
+}
+
+/**
+ * Every task of every package that runs tests (turbo.json's `test` and `test:…` tasks: the
+ * suites, the workflows, the Node 24 pass), as `plannedTasks` gives them, whatever changed.
+ */
+async function testTasks(variables: readonly string[]): Promise<Map<string, PlannedTask>> {
+  const text = await readFile(join(REPOSITORY_ROOT, 'turbo.json'), 'utf8');
+  const { tasks } = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { tasks: object };
+  const names = Object.keys(tasks).filter((name) => name === 'test' || name.startsWith('test:'));
+  return plannedTasks(['run', ...names], variables);
+}
+
+const isTestTask = (taskId: string) => /#test(:|$)/.test(taskId);
 
 function plannedTask(tasks: Map<string, PlannedTask>, taskId: string): PlannedTask {
   const task = tasks.get(taskId);
@@ -193,23 +214,25 @@ describe('what the root scripts hand on to what they run', () => {
     expect(missingFrom(plannedTask(tasks, '@animal-store/web#dev:mock'), webReads)).toEqual([]);
   });
 
-  it("`pnpm test` hands each package's tests every variable they take from the command", async () => {
-    const listed = await tasksOfRootScript('test', []);
+  it("the test command hands each package's tests every variable they take from the command", async () => {
+    const listed = await testTasks([]);
     const overrides = new Map<string, string[]>();
     for (const [taskId, task] of listed) {
-      if (taskId.endsWith('#test')) overrides.set(taskId, await testOverridesIn(task.directory));
+      if (isTestTask(taskId)) overrides.set(taskId, await testOverridesIn(task.directory));
     }
     expect(overrides.get('@animal-store/server#test')).toContain('TEST_POSTGRES_URL');
+    expect(overrides.get('@animal-store/server#test:workflows')).toContain('TEST_POSTGRES_URL');
+    expect(overrides.get('@animal-store/server#test:node-runtime')).toContain('TEST_POSTGRES_URL');
 
-    const tasks = await tasksOfRootScript('test', [...overrides.values()].flat());
+    const tasks = await testTasks([...overrides.values()].flat());
     const missing = [...overrides].flatMap(([taskId, names]) =>
       missingFrom(plannedTask(tasks, taskId), names).map((name) => `${taskId}: ${name}`),
     );
     expect(missing).toEqual([]);
   });
 
-  it('`pnpm test` hands every task the extra certificate authorities the Node 24 pass sets', async () => {
-    const tasks = await tasksOfRootScript('test', ['NODE_EXTRA_CA_CERTS']);
+  it('the test command hands every task the extra certificate authorities the Node 24 pass sets', async () => {
+    const tasks = await testTasks(['NODE_EXTRA_CA_CERTS']);
     const without = [...tasks]
       .filter(([, task]) => !task.variables.has('NODE_EXTRA_CA_CERTS'))
       .map(([taskId]) => taskId);

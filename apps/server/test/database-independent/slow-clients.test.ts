@@ -1,11 +1,13 @@
 /**
  * Slow and hostile clients cannot hold the server: a client that trickles its headers, or its
  * body, is cut off at the configured deadline, while everyone else is served meanwhile.
+ *
+ * @module-tag node-runtime: Node's HTTP server keeps the deadlines
  */
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 beforeAll(async () => {

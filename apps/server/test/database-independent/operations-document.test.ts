@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema, loadConfig } from '../src/config.js';
-import { CROWD_DIRECTIVES, SERVER_MAXCONN } from '../testing/haproxy.js';
+import { ConfigSchema, loadConfig } from '../../src/config.js';
+import { CROWD_DIRECTIVES, SERVER_MAXCONN } from '../../testing/haproxy.js';
 
-const DOCUMENT = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
+const DOCUMENT = fileURLToPath(new URL('../../../../docs/operations.md', import.meta.url));
 /** The server package's folder, which the table writes as `<apps/server>`. */
-const SERVER_FOLDER = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+const SERVER_FOLDER = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const text = readFileSync(DOCUMENT, 'utf8');
 
 /** The trimmed cells of a Markdown table row (`\|` inside a cell is not a separator). */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashSecret } from '../src/keys/api-key-store.js';
-import { PLAN_QUOTAS } from '../src/limits/plans.js';
-import { sendRaw } from './support/raw-http.js';
-import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
+import { hashSecret } from '../../src/keys/api-key-store.js';
+import { PLAN_QUOTAS } from '../../src/limits/plans.js';
+import { sendRaw } from '../support/raw-http.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
 /** 2026-03-10 12:00:00 UTC: minute and day windows are whole multiples of it. */
 const NOON = Date.UTC(2026, 2, 10, 12, 0, 0);

@@ -3,9 +3,9 @@
  * run; `/docs` may load only its own assets; other origins may call the API only when allowed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { sendRaw } from './support/raw-http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { loadConfig } from '../../src/config.js';
+import { sendRaw } from '../support/raw-http.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 let withCors: TestServer;

@@ -7,7 +7,7 @@
 import type { ErrorBody, Pet } from '@animal-store/contract';
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('PostgreSQL statement timeout', () => {
   let api: TestServer;

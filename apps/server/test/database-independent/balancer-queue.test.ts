@@ -9,15 +9,15 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUSY_BODY } from '../src/overload/load-shedding.js';
+import { BUSY_BODY } from '../../src/overload/load-shedding.js';
 import {
   type BalancedDeployment,
   startBalancedDeployment,
-} from '../testing/balanced-deployment.js';
-import { type LiveServer, ROOMY } from '../testing/live-server.js';
-import { SYSTEM_TOOL_INSTALL_MS } from '../testing/system-tool.js';
-import { TEST_PROVIDER } from '../testing/test-database.js';
-import { counterSum } from './support/counter-sum.js';
+} from '../../testing/balanced-deployment.js';
+import { type LiveServer, ROOMY } from '../../testing/live-server.js';
+import { SYSTEM_TOOL_INSTALL_MS } from '../../testing/system-tool.js';
+import { TEST_PROVIDER } from '../../testing/test-database.js';
+import { counterSum } from '../support/counter-sum.js';
 
 const CHECKS = { intervalMs: 200, fall: 3, rise: 2 };
 

@@ -5,7 +5,7 @@
  */
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('SQLite locked by another writer', () => {
   let api: TestServer;

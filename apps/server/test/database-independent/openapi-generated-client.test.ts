@@ -14,11 +14,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const DOCUMENT = require.resolve('@animal-store/contract/openapi.json');
 const OPENAPI_TYPESCRIPT = join(
   dirname(require.resolve('openapi-typescript/package.json')),

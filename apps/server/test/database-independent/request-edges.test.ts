@@ -1,9 +1,10 @@
+// @module-tag node-runtime: Node's HTTP parser (llhttp) reads these requests first
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextPageUrl } from './support/acknowledged-pets.js';
-import { exchangeRaw, sendRaw } from './support/raw-http.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { nextPageUrl } from '../support/acknowledged-pets.js';
+import { exchangeRaw, sendRaw } from '../support/raw-http.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 beforeAll(async () => {

@@ -5,14 +5,14 @@ import { PassThrough } from 'node:stream';
 import { freePort } from '@animal-store/local-ports';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../src/limits/redis-store.js';
-import { createLogger } from '../src/logger.js';
-import { dropScratchDatabases, scratchDatabaseUrl } from '../testing/test-database.js';
-import { SHARED_REDIS_URL } from '../testing/test-services.js';
-import { awayFromMinuteEnd } from './support/minute-window.js';
-import { startRedisServer } from './support/redis-process.js';
-import { killLeftoverServers, runKeys, startServerProcess } from './support/server-process.js';
-import { startTestServer } from './support/test-server.js';
+import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
+import { createLogger } from '../../src/logger.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from '../../testing/test-database.js';
+import { SHARED_REDIS_URL } from '../../testing/test-services.js';
+import { awayFromMinuteEnd } from '../support/minute-window.js';
+import { startRedisServer } from '../support/redis-process.js';
+import { killLeftoverServers, runKeys, startServerProcess } from '../support/server-process.js';
+import { startTestServer } from '../support/test-server.js';
 
 /** Redis servers of single tests' own, on free ports; killed when the file is done. */
 const ownRedisServers: ChildProcess[] = [];

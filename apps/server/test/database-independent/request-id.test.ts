@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { createLogger } from '../../src/logger.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 const logLines: Array<Record<string, unknown>> = [];

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../src/keys/api-key-store.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { hashSecret } from '../../src/keys/api-key-store.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 let statements = 0;

@@ -5,9 +5,9 @@
  * within 10 s without a restart, and nothing acknowledged is lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PORTS, POSTGRES_SERVER_URL } from '../testing/test-services.js';
-import { type ProxyMode, TcpFaultProxy } from './support/tcp-fault-proxy.js';
-import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
+import { DEFAULT_PORTS, POSTGRES_SERVER_URL } from '../../testing/test-services.js';
+import { type ProxyMode, TcpFaultProxy } from '../support/tcp-fault-proxy.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
 async function timed(request: () => Promise<TestResponse>) {
   const started = performance.now();

@@ -12,14 +12,14 @@ import {
   type ExpectedDecision,
   type StartingCounts,
   type SubjectRequest,
-} from '../src/limits/decision-cases.js';
-import { MemoryRateLimitStore } from '../src/limits/memory-store.js';
-import { rateLimitHeaders, retryAfterSeconds } from '../src/limits/rate-limit-headers.js';
-import type { Admission, RateLimitStore } from '../src/limits/rate-limit-store.js';
-import { RedisRateLimitStore } from '../src/limits/redis-store.js';
-import { dayWindow, minuteWindow } from '../src/limits/windows.js';
-import { createLogger } from '../src/logger.js';
-import { SHARED_REDIS_URL } from '../testing/test-services.js';
+} from '../../src/limits/decision-cases.js';
+import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
+import { rateLimitHeaders, retryAfterSeconds } from '../../src/limits/rate-limit-headers.js';
+import type { Admission, RateLimitStore } from '../../src/limits/rate-limit-store.js';
+import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
+import { dayWindow, minuteWindow } from '../../src/limits/windows.js';
+import { createLogger } from '../../src/logger.js';
+import { SHARED_REDIS_URL } from '../../testing/test-services.js';
 
 /** A store for one case, fresh, with the means to give it a case's starting counts. */
 interface StoreUnderTest {

@@ -9,15 +9,15 @@ import { copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { ErrorBody, Pet } from '@animal-store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropScratchDatabases, scratchDatabaseUrl } from '../testing/test-database.js';
-import { limitFileSize } from './support/file-size-limit.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from '../../testing/test-database.js';
+import { limitFileSize } from '../support/file-size-limit.js';
 import {
   createRoomyKey,
   killLeftoverServers,
   type ServerProcess,
   startServerProcess,
-} from './support/server-process.js';
-import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
+} from '../support/server-process.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
 /** The database file and the WAL files beside it, as SQLite keeps them. */
 const FILE_SUFFIXES = ['', '-wal', '-shm'];

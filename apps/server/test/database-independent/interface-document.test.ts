@@ -3,10 +3,10 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_STATUS, type ErrorCode } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
-import { PLAN_NAMES, PLAN_QUOTAS } from '../src/limits/plans.js';
+import { PLAN_NAMES, PLAN_QUOTAS } from '../../src/limits/plans.js';
 
-const DOCUMENT = fileURLToPath(new URL('../../../docs/interface.md', import.meta.url));
-const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
+const DOCUMENT = fileURLToPath(new URL('../../../../docs/interface.md', import.meta.url));
+const REPOSITORY = fileURLToPath(new URL('../../../../', import.meta.url));
 const text = readFileSync(DOCUMENT, 'utf8');
 
 /** The trimmed cells of every Markdown table row (`\|` inside a cell is not a separator). */

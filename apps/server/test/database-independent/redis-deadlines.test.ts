@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../src/limits/redis-store.js';
-import { createLogger } from '../src/logger.js';
-import { DEFAULT_PORTS, SHARED_REDIS_URL } from '../testing/test-services.js';
-import { awayFromMinuteEnd } from './support/minute-window.js';
-import { TcpFaultProxy } from './support/tcp-fault-proxy.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
+import { createLogger } from '../../src/logger.js';
+import { DEFAULT_PORTS, SHARED_REDIS_URL } from '../../testing/test-services.js';
+import { awayFromMinuteEnd } from '../support/minute-window.js';
+import { TcpFaultProxy } from '../support/tcp-fault-proxy.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** Runs `request`, and says how long it took. */
 async function timed<T>(request: () => Promise<T>): Promise<{ result: T; ms: number }> {

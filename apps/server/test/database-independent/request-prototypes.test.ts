@@ -1,6 +1,7 @@
+// @module-tag node-runtime: Node's and Express's request and response prototypes
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
 /** Each finished exchange: whether its request and response ended with the prototype they began with. */

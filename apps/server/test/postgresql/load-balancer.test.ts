@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BalancedDeployment,
   startBalancedDeployment,
-} from '../testing/balanced-deployment.js';
-import type { Balancer } from '../testing/haproxy.js';
-import { type LiveServer, ROOMY } from '../testing/live-server.js';
-import { SYSTEM_TOOL_INSTALL_MS } from '../testing/system-tool.js';
-import { counterSum } from './support/counter-sum.js';
-import { awayFromMinuteEnd } from './support/minute-window.js';
+} from '../../testing/balanced-deployment.js';
+import type { Balancer } from '../../testing/haproxy.js';
+import { type LiveServer, ROOMY } from '../../testing/live-server.js';
+import { SYSTEM_TOOL_INSTALL_MS } from '../../testing/system-tool.js';
+import { counterSum } from '../support/counter-sum.js';
+import { awayFromMinuteEnd } from '../support/minute-window.js';
 
 /**
  * Checks ten times a second: three instances make 30 checks a second from the balancer's one

@@ -10,9 +10,9 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServerMetrics } from '../src/operations/metrics.js';
-import { parseResponses, type RawResponse, sendRaw, sendTogether } from './support/raw-http.js';
-import { startTestServer } from './support/test-server.js';
+import { createServerMetrics } from '../../src/operations/metrics.js';
+import { parseResponses, type RawResponse, sendRaw, sendTogether } from '../support/raw-http.js';
+import { startTestServer } from '../support/test-server.js';
 
 interface LogLine {
   level: number;

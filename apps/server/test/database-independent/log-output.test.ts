@@ -2,6 +2,8 @@
  * Request logs stay on under load, but they never hold the process's memory hostage: while
  * stdout does not keep up, log output beyond a bounded buffer is shed, and what was shed is
  * counted and reported once the output flows again.
+ *
+ * @module-tag node-runtime: a process's stdout when it does not keep up
  */
 import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,13 +12,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropScratchDatabases, scratchDatabaseUrl } from '../testing/test-database.js';
-import { limitFileSize } from './support/file-size-limit.js';
+import { dropScratchDatabases, scratchDatabaseUrl } from '../../testing/test-database.js';
+import { limitFileSize } from '../support/file-size-limit.js';
 import {
   createRoomyKey,
   killLeftoverServers,
   startServerProcess,
-} from './support/server-process.js';
+} from '../support/server-process.js';
 
 afterAll(async () => {
   killLeftoverServers();
