@@ -10,7 +10,8 @@ import type {
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { COMMON_RESPONSES } from './common-responses.js';
-import { errorBodyWith, errorResponse, MALFORMED_REQUEST_EXAMPLE } from './errors.js';
+import { MALFORMED_REQUEST_EXAMPLE } from './error-messages.js';
+import { errorBodyWith, errorResponse } from './errors.js';
 import {
   API_VERSION,
   contract,
