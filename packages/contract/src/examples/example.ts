@@ -100,9 +100,11 @@ type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => voi
   : never;
 
 type OperationName<Contract extends AppRouter> = keyof OperationsOf<Contract> & string;
+// A conditional, not `& AppRoute`: the intersection would widen the route's statuses to any number.
 type RouteNamed<Contract extends AppRouter, Name> = OperationsOf<Contract>[Name &
-  keyof OperationsOf<Contract>] &
-  AppRoute;
+  keyof OperationsOf<Contract>] extends infer Route extends AppRoute
+  ? Route
+  : never;
 
 /**
  * A request an example makes first, to stand on its answer: `created` of getPet's example is the
