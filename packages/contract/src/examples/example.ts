@@ -157,7 +157,7 @@ export interface ExampleCase {
   /** `listPets: a page of at most limit pets, in ascending id order`. */
   readonly title: string;
   readonly steps: readonly ExampleStep[];
-  /** Whether it stores anything when the deployment answers as promised. */
+  /** Whether it may store anything: a deployment where writes are not allowed skips it. */
   readonly writes: boolean;
 }
 
@@ -175,6 +175,17 @@ function firstSuccess(route: AppRoute): number {
   const status = Object.keys(route.responses).map(Number).find(isSuccess);
   if (status === undefined) throw new Error(`${route.path} declares no success`);
   return status;
+}
+
+/**
+ * Whether a step may store something: a request other than a read that sends a body its route
+ * takes. A body the contract refuses (`invalid`, `raw`) stores nothing, whatever the answer, on a
+ * deployment that conforms; the examples make such bodies invalid as records too, so that even one
+ * that does not conform has nothing to store.
+ */
+function storesAnything({ route, request }: ExampleStep): boolean {
+  if (READS.has(route.method)) return false;
+  return !(request.body instanceof InvalidBody || request.body instanceof RawBody);
 }
 
 /** Every example of `contract`, in the contract's order of operations, ready to run. */
@@ -217,9 +228,7 @@ export function examplesOf<Contract extends AppRouter>(
         summary: example.summary,
         title: `${operation}: ${example.summary}`,
         steps,
-        writes: steps.some(
-          ({ route, response }) => !READS.has(route.method) && isSuccess(response.status),
-        ),
+        writes: steps.some(storesAnything),
       };
     }),
   );

@@ -15,6 +15,9 @@ import { absent, arrayOf, nextPageLink, ref, satisfies, template, unique } from 
 
 const REX = { name: 'Rex', categoryId: 1 } as const;
 
+/** A pet no deployment can store, sent where the request must be refused before it is read. */
+const UNSTORABLE = { name: '', categoryId: 0 };
+
 /** A JSON body one byte larger than a request body may be (16 KiB). */
 const OVERSIZED_BODY = `{"categoryId":1,"name":"${'x'.repeat(16 * 1024 + 1 - 26)}"}`;
 
@@ -73,6 +76,16 @@ export const PETS_EXAMPLES = {
       summary: 'refuses a limit out of range, naming the parameter',
       request: { query: { limit: '0' } },
       response: { status: 400, body: invalidFields({ path: 'limit', message: PAGE_LIMIT }) },
+    },
+    {
+      summary: 'refuses a limit above 100',
+      request: { query: { limit: String(PAGE_SIZE.max + 1) } },
+      response: { status: 400, body: invalidFields({ path: 'limit', message: PAGE_LIMIT }) },
+    },
+    {
+      summary: 'refuses a status it does not know',
+      request: { query: { status: 'lost' } },
+      response: { status: 400, body: invalidFields({ path: 'status', message: STATUS }) },
     },
     {
       summary: 'refuses every invalid parameter at once, a repeated one included',
@@ -198,7 +211,7 @@ export const PETS_EXAMPLES = {
     },
     {
       summary: 'refuses a fragment in the request target before reading the body',
-      request: { fragment: 'top', body: REX },
+      request: { fragment: 'top', body: invalid(UNSTORABLE) },
       response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.fragmentInTarget) },
     },
     {
@@ -210,7 +223,7 @@ export const PETS_EXAMPLES = {
     },
     {
       summary: 'refuses a body not declared JSON',
-      request: { body: raw('name=Rex&categoryId=1', 'application/x-www-form-urlencoded') },
+      request: { body: raw(JSON.stringify(UNSTORABLE), 'text/plain') },
       response: { status: 415, body: errorBodyOf(ERROR_MESSAGES.bodyNotDeclaredJson) },
     },
   ],
