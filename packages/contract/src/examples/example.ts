@@ -8,7 +8,7 @@ import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import type { z } from 'zod';
 import { COMMON_RESPONSES } from '../common-responses.js';
 import { errorResponseDocumentationOf } from '../errors.js';
-import { operationsOf } from '../operations.js';
+import { type OperationsOf, operationsOf } from '../operations.js';
 import type { Matcher, Reference, Template, UniqueValue } from './expected.js';
 
 /** Text a request sends: as written, or made from the run's answers. */
@@ -81,23 +81,6 @@ export type ExpectedAnswer<Route extends AppRoute> = {
     readonly headers?: Readonly<Record<string, Text | Matcher>>;
   };
 }[keyof Route['responses'] & number];
-
-/** The operations of a contract by name, however deep its routers nest. */
-export type OperationsOf<Contract extends AppRouter> = UnionToIntersection<
-  {
-    [Key in keyof Contract]: Contract[Key] extends AppRoute
-      ? { [Name in Key]: Contract[Key] }
-      : Contract[Key] extends AppRouter
-        ? OperationsOf<Contract[Key]>
-        : never;
-  }[keyof Contract]
->;
-
-type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (
-  value: infer Intersection,
-) => void
-  ? Intersection
-  : never;
 
 type OperationName<Contract extends AppRouter> = keyof OperationsOf<Contract> & string;
 // A conditional, not `& AppRoute`: the intersection would widen the route's statuses to any number.

@@ -19,7 +19,6 @@ export {
   type Given,
   InvalidBody,
   invalid,
-  type OperationsOf,
   RawBody,
   raw,
   type Text,
