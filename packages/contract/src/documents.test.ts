@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
-import { contractExampleCases } from './examples/index.js';
+import { contractExampleCases, type ExampleStep } from './examples/index.js';
 import { contract } from './index.js';
 import { operationsOf } from './operations.js';
 
@@ -87,7 +87,7 @@ function exampleAnswers(operation: string): string[] {
   const answers = contractExampleCases()
     .filter((example) => example.operation === operation)
     .map((example) => {
-      const { status, body } = example.steps.at(-1)?.response as {
+      const { status, body } = (example.steps.at(-1) as ExampleStep).response as {
         status: number;
         body?: { code?: unknown };
       };
