@@ -37,6 +37,35 @@ const WIDGET_DEPRECATION = {
   Link: '</v1/widgets>; rel="successor-version"',
 };
 const NO_WIDGET = errorBodyOf(ERROR_MESSAGES.noSuchResource('widgetId', MAX_INTEGER_ID));
+/**
+ * What every operation that takes a body answers to one it cannot read, sent with `request`'s
+ * other parts: JSON that does not parse, a fragment in the target, too many bytes, another type.
+ */
+function refusesUnreadableBodies<Request extends object>(request: Request) {
+  return [
+    {
+      summary: 'refuses a body that is not JSON',
+      request: { ...request, body: NOT_JSON },
+      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.bodyNotJson) },
+    },
+    {
+      summary: 'refuses a fragment in the request target',
+      request: { ...request, body: NOT_JSON, fragment: 'top' },
+      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.fragmentInTarget) },
+    },
+    {
+      summary: 'refuses a body larger than 16 KiB',
+      request: { ...request, body: OVERSIZED },
+      response: { status: 413, body: errorBodyOf(ERROR_MESSAGES.bodyTooLarge) },
+    },
+    {
+      summary: 'refuses a body not declared JSON',
+      request: { ...request, body: FORM },
+      response: { status: 415, body: errorBodyOf(ERROR_MESSAGES.bodyNotDeclaredJson) },
+    },
+  ] as const;
+}
+
 const created = {
   operation: 'createWidget',
   request: { headers: { 'Idempotency-Key': unique('widget') }, body: SPROCKET },
@@ -77,26 +106,7 @@ export const FIXTURE_EXAMPLES: ContractExamples<FixtureContract> = {
         ]),
       },
     },
-    {
-      summary: 'refuses a body that is not JSON',
-      request: { params: { petId: '1' }, body: NOT_JSON },
-      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.bodyNotJson) },
-    },
-    {
-      summary: 'refuses a fragment in the request target',
-      request: { params: { petId: '1' }, body: { name: 'Rex' }, fragment: 'top' },
-      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.fragmentInTarget) },
-    },
-    {
-      summary: 'refuses a body larger than 16 KiB',
-      request: { params: { petId: '1' }, body: OVERSIZED },
-      response: { status: 413, body: errorBodyOf(ERROR_MESSAGES.bodyTooLarge) },
-    },
-    {
-      summary: 'refuses a body not declared JSON',
-      request: { params: { petId: '1' }, body: FORM },
-      response: { status: 415, body: errorBodyOf(ERROR_MESSAGES.bodyNotDeclaredJson) },
-    },
+    ...refusesUnreadableBodies({ params: { petId: '1' } }),
   ],
   listWidgets: [
     {
@@ -139,30 +149,7 @@ export const FIXTURE_EXAMPLES: ContractExamples<FixtureContract> = {
       },
       response: { status: 400, body: EMPTY_NAME },
     },
-    {
-      summary: 'refuses a body that is not JSON',
-      request: { headers: { 'Idempotency-Key': unique('widget') }, body: NOT_JSON },
-      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.bodyNotJson) },
-    },
-    {
-      summary: 'refuses a fragment in the request target',
-      request: {
-        headers: { 'Idempotency-Key': unique('widget') },
-        body: SPROCKET,
-        fragment: 'top',
-      },
-      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.fragmentInTarget) },
-    },
-    {
-      summary: 'refuses a body larger than 16 KiB',
-      request: { headers: { 'Idempotency-Key': unique('widget') }, body: OVERSIZED },
-      response: { status: 413, body: errorBodyOf(ERROR_MESSAGES.bodyTooLarge) },
-    },
-    {
-      summary: 'refuses a body not declared JSON',
-      request: { headers: { 'Idempotency-Key': unique('widget') }, body: FORM },
-      response: { status: 415, body: errorBodyOf(ERROR_MESSAGES.bodyNotDeclaredJson) },
-    },
+    ...refusesUnreadableBodies({ headers: { 'Idempotency-Key': unique('widget') } }),
   ],
   getWidget: [
     {
@@ -197,26 +184,7 @@ export const FIXTURE_EXAMPLES: ContractExamples<FixtureContract> = {
       request: { params: { widgetId: '1' }, body: { name: '' } },
       response: { status: 400, body: EMPTY_NAME },
     },
-    {
-      summary: 'refuses a body that is not JSON',
-      request: { params: { widgetId: '1' }, body: NOT_JSON },
-      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.bodyNotJson) },
-    },
-    {
-      summary: 'refuses a fragment in the request target',
-      request: { params: { widgetId: '1' }, body: { colour: 'red' }, fragment: 'top' },
-      response: { status: 400, body: errorBodyOf(ERROR_MESSAGES.fragmentInTarget) },
-    },
-    {
-      summary: 'refuses a body larger than 16 KiB',
-      request: { params: { widgetId: '1' }, body: OVERSIZED },
-      response: { status: 413, body: errorBodyOf(ERROR_MESSAGES.bodyTooLarge) },
-    },
-    {
-      summary: 'refuses a body not declared JSON',
-      request: { params: { widgetId: '1' }, body: FORM },
-      response: { status: 415, body: errorBodyOf(ERROR_MESSAGES.bodyNotDeclaredJson) },
-    },
+    ...refusesUnreadableBodies({ params: { widgetId: '1' } }),
   ],
   deleteWidget: [
     {

@@ -15,6 +15,12 @@ import { absent, arrayOf, nextPageLink, ref, satisfies, template, unique } from 
 
 const REX = { name: 'Rex', categoryId: 1 } as const;
 
+/** A createPet with an `Idempotency-Key` new to the run: what a replay or a conflict stands on. */
+const CREATED_WITH_A_KEY = {
+  operation: 'createPet',
+  request: { headers: { 'Idempotency-Key': unique('key') }, body: REX },
+} as const;
+
 /** A pet no deployment can store, sent where the request must be refused before it is read. */
 const UNSTORABLE = { name: '', categoryId: 0 };
 
@@ -142,12 +148,7 @@ export const PETS_EXAMPLES = {
     },
     {
       summary: 'replays the first answer to a retry with the same Idempotency-Key and body',
-      given: {
-        first: {
-          operation: 'createPet',
-          request: { headers: { 'Idempotency-Key': unique('key') }, body: REX },
-        },
-      },
+      given: { first: CREATED_WITH_A_KEY },
       request: {
         headers: { 'Idempotency-Key': unique('key') },
         // The same JSON value, its keys in another order.
@@ -160,13 +161,8 @@ export const PETS_EXAMPLES = {
       },
     },
     {
-      summary: 'refuses an Idempotency-Key used before with another body, creating nothing',
-      given: {
-        first: {
-          operation: 'createPet',
-          request: { headers: { 'Idempotency-Key': unique('key') }, body: REX },
-        },
-      },
+      summary: 'refuses an Idempotency-Key used before with another body',
+      given: { first: CREATED_WITH_A_KEY },
       request: {
         headers: { 'Idempotency-Key': unique('key') },
         body: { ...REX, status: 'sold' },
