@@ -70,15 +70,24 @@ describe('a contract with a second resource', () => {
       message: 'No route matches /v1/gadgets.',
     });
     // The pets resource keeps its own routes beside the new one.
-    const putPet = await request('/v1/pets/1', { method: 'PUT' });
-    expect(putPet.headers.get('allow')).toBe('GET, HEAD, PATCH');
+    const postName = await request('/v1/pets/1/name', { method: 'POST' });
+    expect(postName.headers.get('allow')).toBe('PUT');
+    expect((await request('/v1/pets/1', { method: 'PUT' })).headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('runs the extra pets operation on the pets the others read, and a missing pet is 404', async () => {
-    const sold = await patch('/v1/pets/1', '{"status":"sold"}');
-    expect(await sold.json()).toMatchObject({ id: 1, status: 'sold' });
-    expect(await (await request('/v1/pets?status=sold&limit=1')).json()).toMatchObject([{ id: 1 }]);
-    const missing = await patch('/v1/pets/999999', '{"status":"sold"}');
+    const renamed = await request('/v1/pets/1/name', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name":"Crumpet"}',
+    });
+    expect(await renamed.json()).toMatchObject({ id: 1, name: 'Crumpet' });
+    expect(await (await request('/v1/pets?limit=1')).json()).toMatchObject([{ name: 'Crumpet' }]);
+    const missing = await request('/v1/pets/999999/name', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name":"Nobody"}',
+    });
     expect(await missing.json()).toEqual({
       code: 'not_found',
       message: 'No pet has id 999999.',
@@ -119,9 +128,7 @@ describe('a contract with a second resource', () => {
       expect(preflight.status, method).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(SHOP);
       expect(preflight.headers.get('access-control-allow-methods')).toBe(rules.methods.join(','));
-      expect(preflight.headers.get('access-control-allow-methods')).toBe(
-        'DELETE,GET,HEAD,PATCH,POST',
-      );
+      expect(preflight.headers.get('access-control-allow-methods')?.split(',')).toContain(method);
       expect(preflight.headers.get('access-control-allow-headers')).toBe(
         rules.allowedHeaders.join(','),
       );

@@ -4,7 +4,7 @@
  * the mock's own operations and one more, over a store with one more method; the widgets resource
  * has operations of its own over a store in memory. Nothing else of the mock is changed for them.
  */
-import { ERROR_MESSAGES, errorBodyOf, type Pet, type PetStatus } from '@animal-store/contract';
+import { ERROR_MESSAGES, errorBodyOf, type Pet } from '@animal-store/contract';
 import { buildOpenApiDocumentFor } from '@animal-store/contract/openapi';
 import { fixtureContract, type Widget, type WidgetValues } from '@animal-store/fixture-contract';
 import { defineMockApi, type Implementations } from '../../src/mocked-api.js';
@@ -16,11 +16,11 @@ import { seedPets } from '../../src/pets/seed.js';
 
 /** The pet store with the one more method the fixture's extra pets operation needs. */
 class FixturePetStore extends PetStore {
-  /** The pet with its new status; undefined when no pet has the id. */
-  changeStatus(id: number, status: PetStatus): Pet | undefined {
+  /** The pet with its new name; undefined when no pet has the id. */
+  rename(id: number, name: string): Pet | undefined {
     const pet = this.pets.find((stored) => stored.id === id);
     if (pet === undefined) return undefined;
-    pet.status = status;
+    pet.name = name;
     return { ...pet };
   }
 }
@@ -107,9 +107,9 @@ export const widgetsApi = defineMockApi(() => {
           cursors: new PageCursors(),
           idempotency: new IdempotencyRecords(),
         }),
-        updatePetStatus: {
+        renamePet: {
           async run({ params, body }) {
-            const pet = store.changeStatus(params.petId, body.status);
+            const pet = store.rename(params.petId, body.name);
             if (pet) return { status: 200, body: pet };
             return {
               status: 404,
