@@ -217,10 +217,17 @@ function owedAnswers(server: Server): (socket: Duplex) => Promise<void> {
 }
 
 /** Starts a new mock on node:http; `close()` stops it. */
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+export function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port, host, ...mockOptions } = options;
+  return serveMock(createMock(mockOptions), { port, host });
+}
+
+/** Serves `mock`, a mock of any API (`createApiMock`), on node:http; `close()` stops it. */
+export async function serveMock(
+  mock: AnimalStoreMock,
+  { port = 0, host = '127.0.0.1' }: Pick<MockServerOptions, 'port' | 'host'>,
+): Promise<MockServer> {
   const { createServer } = await import('node:http');
-  const { port = 0, host = '127.0.0.1', ...mockOptions } = options;
-  const mock = createMock(mockOptions);
   const serve = (request: IncomingMessage, response: ServerResponse) => {
     answer(mock, request, response).catch(() => request.socket.destroy());
   };

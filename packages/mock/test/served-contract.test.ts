@@ -12,6 +12,7 @@ import { fixtureContract } from '@animal-store/fixture-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiMock } from '../src/api-mock.js';
 import { manualClock } from '../src/clock.js';
+import { serveMock } from '../src/node-server.js';
 import { widgetsApi } from './support/widgets-api.js';
 
 const SHOP = 'https://shop.example';
@@ -181,6 +182,23 @@ describe('a contract with a second resource', () => {
       'get',
       'patch',
     ]);
+  });
+
+  it('serves it on a port as well, its Node server as unaware of the contract as its handler', async () => {
+    const server = await serveMock(mock, { port: 0 });
+    try {
+      const renamed = await fetch(`${server.url}/v1/pets/2/name`, {
+        method: 'PUT',
+        headers: {
+          Authorization: `Bearer ${mock.keys.pro}`,
+          'Content-Type': 'application/json',
+        },
+        body: '{"name":"Served"}',
+      });
+      expect(await renamed.json()).toMatchObject({ id: 2, name: 'Served' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('starts again from its first state on reset: no widget made before is left', async () => {
