@@ -5,7 +5,7 @@
  */
 import { contractExampleCases, runExample } from '@animal-store/contract/examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleTransport } from './support/example-transport.js';
+import { exampleTransport } from '../testing/example-transport.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let server: TestServer;

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { contractExampleCases, runExample } from '@animal-store/contract/examples';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { exampleTransport } from '../../testing/example-transport.js';
 import { ROOMY, startLiveServer } from '../../testing/live-server.js';
 import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { exampleTransport } from '../support/example-transport.js';
 import {
   type Checkout,
   checkoutRepository,
