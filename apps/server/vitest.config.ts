@@ -25,7 +25,7 @@ const NODE_RUNTIME_TAG = {
 export default defineConfig({
   test: {
     tags: [NODE_RUNTIME_TAG],
-    // Many tests start processes (the server, the key command through tsx): with the web suite's
+    // Many tests start processes (the server, its key command): with the web suite's
     // browsers on the same two cores in CI, one such start can take ten times its quiet time.
     testTimeout: 90_000,
     hookTimeout: 90_000,
@@ -38,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/support/server-build.ts'],
           include: [
             ...ON_EACH_DATABASE,
             'test/database-independent/**/*.test.ts',
@@ -51,7 +51,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgresql',
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/support/server-build.ts'],
           include: [...ON_EACH_DATABASE, 'test/postgresql/**/*.test.ts'],
           env: { TEST_DATABASE_PROVIDER: 'postgresql' },
         },

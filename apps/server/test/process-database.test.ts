@@ -1,7 +1,8 @@
 /**
- * `main.ts` started as a process, and what it does with its database on each: a fresh one created
- * and migrated on start, and nothing acknowledged lost to kill -9, or to SIGTERM under a load.
- * The rest of its life (settings, signals, the drain) is database-independent/process-lifecycle.test.ts's.
+ * The server started as a process (`node main.js`), and what it does with its database on each:
+ * a fresh one created and migrated on start, and nothing acknowledged lost to kill -9, or to
+ * SIGTERM under a load. The rest of its life (settings, signals, the drain) is
+ * database-independent/process-lifecycle.test.ts's.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

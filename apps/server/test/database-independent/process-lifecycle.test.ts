@@ -1,7 +1,8 @@
 /**
- * `main.ts` started as a process, as users start it: a bad setting refused, where the API
- * reference is logged, shutdown on SIGTERM and SIGINT, and the drain before it. What it does with
- * its database (created on start, nothing acknowledged lost to kill -9) is process-database.test.ts's.
+ * The server started as a process, as users start it (`node main.js`): a bad setting refused,
+ * where the API reference is logged, shutdown on SIGTERM and SIGINT, and the drain before it. What
+ * it does with its database (created on start, nothing acknowledged lost to kill -9) is
+ * process-database.test.ts's.
  *
  * @module-tag node-runtime: signals, and Node's HTTP server closing its connections
  */

@@ -1,15 +1,18 @@
 /**
  * What keeps the test command short, so that losing it fails here rather than slowing every run
  * unseen (CONTRIBUTING.md, "Tests"): the server's suite runs both databases at once, files in
- * parallel, and on PostgreSQL only what the database can change; the Node 24 pass runs only what
- * rests on Node's own behaviour; the workflows run once, beside the other suites.
+ * parallel, and on PostgreSQL only what the database can change; its processes run a build made
+ * once per run; the Node 24 pass runs only what rests on Node's own behaviour; the workflows run
+ * once, beside the other suites.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createVitest, type Vitest } from 'vitest/node';
+import { dropScratchDatabases, scratchDatabaseUrl } from '../../testing/test-database.js';
 import { REPOSITORY_ROOT, run } from '../support/repository-checkout.js';
+import { killLeftoverServers, startServerProcess } from '../support/server-process.js';
 
 const SERVER = join(REPOSITORY_ROOT, 'apps/server');
 
@@ -74,6 +77,21 @@ describe("the server's suite", () => {
     expect(workflows).toBe('vitest run --project workflows');
     const { 'test:all': all } = await scriptsOf('.');
     expect(all).toMatch(/turbo run [^&]*\btest test:workflows\b/);
+  });
+});
+
+describe('the server processes the suite starts', () => {
+  afterAll(async () => {
+    killLeftoverServers();
+    await dropScratchDatabases();
+  });
+
+  it('run the server built once for the run (server-build.ts), not its sources through tsx', async () => {
+    const server = await startServerProcess({ DATABASE_URL: await scratchDatabaseUrl() });
+    expect(server.child.spawnargs.at(-1)).toBe(join(inject('serverBuild'), 'main.js'));
+    expect(server.child.spawnargs.join(' ')).not.toMatch(/tsx/);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
   });
 });
 

@@ -1,13 +1,14 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '@animal-store/local-ports';
+import { inject } from 'vitest';
 import { untilHealthy } from '../../testing/until-healthy.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-const KEYS = fileURLToPath(new URL('../../src/keys/cli.ts', import.meta.url));
+/** The server's programs, built for this run from the working tree (server-build.ts). */
+const built = (program: 'main' | 'keys') => join(inject('serverBuild'), `${program}.js`);
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -25,12 +26,12 @@ export function killLeftoverServers(): void {
 export interface ServerProcessOptions {
   /** Where its stdout (the logs) goes: nowhere by default, or a pipe to read. */
   stdout?: 'ignore' | 'pipe' | number;
-  /** Node's own flags, after the one that loads tsx (`--import` of a module that watches it). */
+  /** Node's own flags (`--import` of a module that watches it). */
   nodeFlags?: readonly string[];
 }
 
 /**
- * Starts `main.ts` as users do, with `env` on top of ours (a variable given as undefined is not
+ * Starts the server as users do (`node main.js`), with `env` on top of ours (a variable given as undefined is not
  * set at all), and waits until it serves.
  */
 export async function startServerProcess(
@@ -50,7 +51,7 @@ export async function startServerProcess(
   for (const [name, value] of Object.entries(environment)) {
     if (value === undefined) delete environment[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeFlags ?? []), MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), built('main')], {
     env: environment,
     stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
   });
@@ -92,15 +93,15 @@ export interface CommandResult {
 }
 
 /**
- * Runs `program` (the server's main.ts or the key command) to its end, as users do, with `env`
+ * Runs `program` (the server or its key command) to its end, as users do, with `env`
  * on top of ours. Async, so the test's event loop keeps noticing keep-alive connections a
  * server closes meanwhile.
  */
-function runToExit(program: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+function runToExit(program: 'main' | 'keys', env: NodeJS.ProcessEnv, args: string[] = []) {
   return new Promise<CommandResult>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', program, ...args],
+      [built(program), ...args],
       { env: { ...process.env, ...env }, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -112,12 +113,12 @@ function runToExit(program: string, env: NodeJS.ProcessEnv, args: string[] = [])
 
 /** Runs the key command as users do, against `databaseUrl`. */
 export function runKeys(databaseUrl: string, args: string[]): Promise<CommandResult> {
-  return runToExit(KEYS, { DATABASE_URL: databaseUrl }, args);
+  return runToExit('keys', { DATABASE_URL: databaseUrl }, args);
 }
 
 /** Starts the server with `env`, for a start that is refused: it exits, and says why. */
 export function runRefusedServer(env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  return runToExit(MAIN, { HOST: '127.0.0.1', PORT: '0', ...env });
+  return runToExit('main', { HOST: '127.0.0.1', PORT: '0', ...env });
 }
 
 /** A fresh key with room for every request a test makes. */
