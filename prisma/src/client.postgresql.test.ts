@@ -190,6 +190,23 @@ describe('createPrismaClient on PostgreSQL', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
   });
 
+  it('lets a transaction wait for a connection as long as connectTimeoutMs, not Prisma’s 2 s beside it', async () => {
+    const db = connect({ poolSize: 1, connectTimeoutMs: 10_000 });
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    // The only connection is held past 2 s by one transaction while another waits for it.
+    const first = db.$transaction(async (tx) => {
+      await tx.pet.count();
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+    });
+    await held;
+    const second = db.$transaction((tx) => tx.pet.count());
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, 0]);
+  });
+
   it('tells how its pool stands: connections open, idle, and queries waiting for one', async () => {
     const db = connect({ poolSize: 2 });
     expect(poolStatsOf(db)).toEqual({ total: 0, idle: 0, waiting: 0 });

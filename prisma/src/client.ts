@@ -28,7 +28,10 @@ export interface DatabaseClientOptions {
   poolSize?: number;
   /** PostgreSQL: the server cancels a statement running longer (ms; 0 = never). Default 1500. */
   statementTimeoutMs?: number;
-  /** PostgreSQL: most time to get a connection, from the pool or newly opened (ms). Default 2000. */
+  /**
+   * PostgreSQL: most time to get a connection, from the pool or newly opened, for a query or a
+   * transaction (ms). Default 2000.
+   */
   connectTimeoutMs?: number;
   /**
    * PostgreSQL: most time the client waits for a query's answer (ms), whatever the server does;
@@ -118,6 +121,9 @@ export function createPrismaClient(
     adapter: settings.continueReplies
       ? repliesContinuedBy(adapter, settings.continueReplies)
       : adapter,
+    // A transaction waits for its connection as long as any other call does, not Prisma's own
+    // 2 s beside it: the one deadline to get a connection is connectTimeoutMs.
+    transactionOptions: { maxWait: settings.connectTimeoutMs },
   }) as unknown as DatabaseClient;
   // The two generated clients differ only in their provider-specific internals and in Pet.id
   // (see DatabaseClient); their model API is the same because the schemas' models are (guarded

@@ -1,6 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPrismaClient, type DatabaseClient, type QueryObserver } from '@animal-store/db';
+import {
+  createPrismaClient,
+  type DatabaseClient,
+  type DatabaseClientOptions,
+  type QueryObserver,
+} from '@animal-store/db';
 import { type Logger, pino } from 'pino';
 import { inject } from 'vitest';
 import type { TrustedProxies } from '../../src/access/client-address.js';
@@ -54,6 +59,11 @@ export interface TestServerOptions {
   databaseUrlFor?: (url: string) => string;
   /** Told of every statement the server's database client runs. */
   onQuery?: QueryObserver;
+  /** PostgreSQL deadlines in place of the server's (whose own tests leave them as they are). */
+  databaseDeadlines?: Pick<
+    DatabaseClientOptions,
+    'connectTimeoutMs' | 'queryTimeoutMs' | 'statementTimeoutMs'
+  >;
   /** Where the server counts what it does; a fresh set unless given. */
   metrics?: ServerMetrics;
   /** Where each request's trace is recorded; nowhere unless given. */
@@ -71,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = await freshDatabase(inject('templateDatabase'));
   const databaseUrl = options.databaseUrlFor?.(database.url) ?? database.url;
   const db = createPrismaClient(databaseUrl, {
+    ...options.databaseDeadlines,
     onQuery: options.onQuery,
     continueReplies: resumingRepliesTogether(),
   });
