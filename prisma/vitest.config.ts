@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -14,8 +13,5 @@ export default defineConfig({
     // The bridge tests run the Prisma CLI: about two seconds a command on a quiet machine, but up
     // to 25 s while CI runs every package's tests at once on two cores.
     testTimeout: 180_000,
-    // Files in parallel, more than there are cores: most of a file's time is spent waiting on
-    // what it starts (servers, databases, processes, installs), not computing.
-    maxWorkers: availableParallelism() * 2,
   },
 });
