@@ -1,3 +1,4 @@
+export type { RateLimitBudget } from './budget.js';
 export { curlCommand } from './http/curl.js';
 export type {
   RecordedRequest,
@@ -6,6 +7,7 @@ export type {
   RequestCredential,
 } from './http/exchange.js';
 export { type ConformanceOptions, PLAN_LIMITS, type Plan } from './options.js';
+export type { RateLimitWait } from './pacing.js';
 export { formatReport } from './report.js';
 export {
   type ConformanceReport,

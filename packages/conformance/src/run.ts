@@ -7,6 +7,7 @@ import {
 } from './http/exchange.js';
 import { ObservedSettings } from './observed.js';
 import { type ConformanceOptions, originOf } from './options.js';
+import { Pacer } from './pacing.js';
 import { type Permission, type Probe, type Rule, RuleSkipped, RuleViolation } from './rule.js';
 import { RULE_GROUPS } from './rule-groups.js';
 
@@ -85,9 +86,13 @@ async function runRule(rule: Rule, probe: Probe, sent: Exchange[]): Promise<Rule
   }
 }
 
-/** Runs every rule the options allow against the deployment, one request at a time. */
+/**
+ * Runs every rule the options allow against the deployment, one request at a time, each waiting
+ * when the rate limit its answers show is spent (`pacing.ts`).
+ */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const baseUrl = originOf(options.baseUrl);
+  const pacer = new Pacer(options);
   const sent: Exchange[] = [];
   const observed = new ObservedSettings();
   const rules: RuleReport[] = [];
@@ -98,7 +103,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         earlierExchanges: [...sent],
         observed,
         async send(request) {
-          const exchange = await send(baseUrl, options, request);
+          const exchange = await pacer.send(rule, request, () => send(baseUrl, options, request));
           sent.push(exchange);
           return exchange;
         },
