@@ -1,3 +1,4 @@
+export { ANIMAL_STORE_V1, type ApiUnderTest } from './api-under-test.js';
 export type { RateLimitBudget } from './budget.js';
 export { curlCommand } from './http/curl.js';
 export type {

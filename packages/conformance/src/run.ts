@@ -1,3 +1,4 @@
+import { ANIMAL_STORE_V1 } from './api-under-test.js';
 import {
   type Exchange,
   NoAnswer,
@@ -9,7 +10,7 @@ import { ObservedSettings } from './observed.js';
 import { type ConformanceOptions, originOf } from './options.js';
 import { Pacer } from './pacing.js';
 import { type Permission, type Probe, type Rule, RuleSkipped, RuleViolation } from './rule.js';
-import { RULE_GROUPS } from './rule-groups.js';
+import { ruleGroupsFor } from './rule-groups.js';
 
 /** What became of a rule: passed, skipped (with why), or failed (with what showed it). */
 export type RuleOutcome =
@@ -96,7 +97,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const sent: Exchange[] = [];
   const observed = new ObservedSettings();
   const rules: RuleReport[] = [];
-  for (const group of RULE_GROUPS) {
+  for (const group of ruleGroupsFor(options.api ?? ANIMAL_STORE_V1)) {
     for (const rule of group.rules) {
       const probe: Probe = {
         options: { ...options, baseUrl },
