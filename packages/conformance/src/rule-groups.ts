@@ -5,7 +5,7 @@ import { crossOriginRules } from './rules/cross-origin.js';
 import { deprecationRules } from './rules/deprecation.js';
 import { documentRules } from './rules/documents.js';
 import { edgeRules } from './rules/edges.js';
-import { exampleRules } from './rules/examples.js';
+import { edgeExampleRules, exampleRules } from './rules/examples.js';
 import { linkOriginRules } from './rules/link-origin.js';
 import { pagingRules } from './rules/paging.js';
 import { pagingUnderInsertsRules } from './rules/paging-under-inserts.js';
@@ -36,5 +36,6 @@ export const ruleGroupsFor = (api: ApiUnderTest): readonly RuleGroup[] => [
   requestIdRules,
   rateLimitRules,
   edgeRules,
+  edgeExampleRules(api),
   rateLimitSpendingRules,
 ];
