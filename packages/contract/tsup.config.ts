@@ -1,7 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig((options) => ({
-  entry: ['src/index.ts', 'src/openapi.ts'],
+  entry: {
+    index: 'src/index.ts',
+    openapi: 'src/openapi.ts',
+    'examples/index': 'src/examples/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // The workspace's packages from their sources, as the type check reads them: see
-  // docs/decisions/007-workspace-reads-sources.md.
+  // docs/decisions/008-workspace-reads-sources.md.
   ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -56,7 +56,7 @@ describe('every router and operation of the contract', () => {
       'createPet',
       'getPet',
       'listPets',
-      'updatePetStatus',
+      'renamePet',
     ]);
     server.script({ status: 200, body: { ...widget, colour: 'red' } }, { status: 204 });
 

@@ -1,40 +1,36 @@
 import type { RuleGroup } from './rule.js';
 import { authenticationRules } from './rules/authentication.js';
-import { creationRules } from './rules/creation.js';
 import { crossOriginRules } from './rules/cross-origin.js';
+import { deprecationRules } from './rules/deprecation.js';
 import { documentRules } from './rules/documents.js';
 import { edgeRules } from './rules/edges.js';
+import { exampleRules } from './rules/examples.js';
 import { linkOriginRules } from './rules/link-origin.js';
 import { pagingRules } from './rules/paging.js';
 import { pagingUnderInsertsRules } from './rules/paging-under-inserts.js';
-import { petLookupRules } from './rules/pet-lookup.js';
 import { probeRules } from './rules/probes.js';
 import { rateLimitRules, rateLimitSpendingRules } from './rules/rate-limit.js';
-import { requestBodyRules } from './rules/request-bodies.js';
 import { requestIdRules } from './rules/request-id.js';
 import { routingRules } from './rules/routing.js';
-import { validationRules } from './rules/validation.js';
 
 /**
- * Every rule, in the order they run. Those that create pets come before those that page, so that
- * with --allow-writes even an empty deployment has pages to follow. The rules over every answer
- * of the run (X-Request-Id, X-RateLimit-*) come after the others but two: the requests at the
- * edges of HTTP, which a proxy in front may answer itself, come after them, and the one that
- * drives the key to 429 last of all.
+ * Every rule, in the order they run. The operations' examples, some of which create pets, come
+ * before the rules that page, so that with --allow-writes even an empty deployment has pages to
+ * follow. The rules over every answer of the run (X-Request-Id, X-RateLimit-*) come after the
+ * others but two: the requests at the edges of HTTP, which a proxy in front may answer itself,
+ * come after them, and the one that drives the key to 429 last of all.
  */
 export const RULE_GROUPS: readonly RuleGroup[] = [
   documentRules,
   probeRules,
   authenticationRules,
-  validationRules,
-  creationRules,
+  exampleRules,
   pagingUnderInsertsRules,
   pagingRules,
   linkOriginRules,
-  petLookupRules,
+  deprecationRules,
   routingRules,
   crossOriginRules,
-  requestBodyRules,
   requestIdRules,
   rateLimitRules,
   edgeRules,

@@ -79,7 +79,7 @@ const breakages: {
   },
   {
     // As a server whose page limit is 200 would: asked for 101, it answers a page.
-    rule: 'listPets answers 400 to limit above 100',
+    rule: 'listPets: refuses a limit above 100',
     breakage: { target: (target) => target.replace('limit=101', 'limit=100') },
     replayed: (baseUrl) => `curl -i -X GET '${baseUrl}/v1/pets?limit=101'`,
   },

@@ -1,3 +1,4 @@
+import { ERROR_MESSAGES } from './error-messages.js';
 import { errorResponse } from './errors.js';
 
 /**
@@ -9,7 +10,7 @@ export const COMMON_RESPONSES = {
     name: 'Unauthorized',
     description: 'The API key is missing, unknown or revoked, or the scheme is not Bearer',
     examples: {
-      unauthorized: { message: 'An API key is required: send Authorization: Bearer <API key>.' },
+      unauthorized: { message: ERROR_MESSAGES.keyRequired.message },
     },
     headers: {
       'WWW-Authenticate': {
@@ -28,10 +29,10 @@ export const COMMON_RESPONSES = {
       "Over the plan's rate limit (`rate_limited`), or the key or IP is temporarily banned (`temporarily_banned`)",
     examples: {
       rate_limited: {
-        message: 'Rate limit exceeded. Wait as Retry-After says, then back off exponentially.',
+        message: ERROR_MESSAGES.rateLimited.message,
       },
       temporarily_banned: {
-        message: 'Too many requests over the limit: this client is banned for a while.',
+        message: ERROR_MESSAGES.banned.message,
       },
     },
     headers: {
@@ -48,14 +49,14 @@ export const COMMON_RESPONSES = {
   431: errorResponse({
     name: 'HeadersTooLarge',
     description: 'The request headers are larger than 16 KiB',
-    examples: { headers_too_large: { message: 'The request headers are larger than 16 KiB.' } },
+    examples: { headers_too_large: { message: ERROR_MESSAGES.headersTooLarge.message } },
   }),
   500: errorResponse({
     name: 'InternalError',
     description: 'An unexpected error; the message reveals no internals',
     examples: {
       internal_error: {
-        message: 'Something went wrong on our side. The request ID identifies it in our logs.',
+        message: ERROR_MESSAGES.internal.message,
       },
     },
   }),
@@ -65,7 +66,7 @@ export const COMMON_RESPONSES = {
       'The database cannot be reached, or the server is over its capacity and the request waited too long for room: then before any other check, with `Retry-After`, and counted against no rate limit',
     examples: {
       service_unavailable: {
-        message: 'The service cannot reach its database. Try again shortly.',
+        message: ERROR_MESSAGES.databaseUnreachable.message,
       },
     },
     headers: {

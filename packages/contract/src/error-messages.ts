@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from './errors.js';
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail, type ErrorExample } from './errors.js';
 
 /** An error the service answers: its code, and what it says to the person reading the body. */
 export interface ErrorMessage<Code extends ErrorCode = ErrorCode> {
@@ -118,3 +118,8 @@ export function errorBodyOf<const Code extends ErrorCode>(
     ...(details && { details: [...details] }),
   };
 }
+
+/** What every operation's 400 may carry: a request the server refuses before reading it as one. */
+export const MALFORMED_REQUEST_EXAMPLE: ErrorExample = {
+  message: ERROR_MESSAGES.fragmentInTarget.message,
+};

@@ -106,8 +106,3 @@ export function errorResponseDocumentationOf(
 ): ErrorResponseDocumentation | undefined {
   return (response as DocumentedErrorBody | null | undefined)?.openApiResponse;
 }
-
-/** What every operation's 400 may carry: a request the server refuses before reading it as one. */
-export const MALFORMED_REQUEST_EXAMPLE: ErrorExample = {
-  message: 'The request needs exactly one valid Host header.',
-};

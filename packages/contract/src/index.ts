@@ -69,7 +69,12 @@ export {
   errorResponse,
 } from './errors.js';
 export { MAX_INTEGER_ID, PAGE_SIZE, PET_NAME_MAX_LENGTH } from './fields.js';
-export { type ContractOperation, declaresBody, operationsOf } from './operations.js';
+export {
+  type ContractOperation,
+  declaresBody,
+  type OperationsOf,
+  operationsOf,
+} from './operations.js';
 export {
   GET_PET_DEPRECATION,
   ListPetsQuerySchema,

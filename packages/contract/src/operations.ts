@@ -32,3 +32,20 @@ export function operationsOf(contract: AppRouter): ContractOperation[] {
 export function declaresBody(route: AppRoute): boolean {
   return 'body' in route && route.body !== ContractNoBody && route.body !== undefined;
 }
+
+/** The operations of a contract by name, however deep its routers nest: `operationsOf`'s type. */
+export type OperationsOf<Contract extends AppRouter> = UnionToIntersection<
+  {
+    [Key in keyof Contract]: Contract[Key] extends AppRoute
+      ? { [Name in Key]: Contract[Key] }
+      : Contract[Key] extends AppRouter
+        ? OperationsOf<Contract[Key]>
+        : never;
+  }[keyof Contract]
+>;
+
+type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (
+  value: infer Intersection,
+) => void
+  ? Intersection
+  : never;

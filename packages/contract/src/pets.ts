@@ -2,7 +2,8 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import type { Deprecation } from './deprecation.js';
 import { documented, type HeaderDocumentation } from './documentation.js';
-import { errorResponse, MALFORMED_REQUEST_EXAMPLE } from './errors.js';
+import { ERROR_MESSAGES, MALFORMED_REQUEST_EXAMPLE } from './error-messages.js';
+import { errorResponse } from './errors.js';
 import {
   MAX_INTEGER_ID,
   PAGE_SIZE,
@@ -154,7 +155,7 @@ export const petsRoutes = c.router({
           'A query parameter is invalid (`validation_failed`: `details` names each one), or the request is not one the server can read (`malformed_request`)',
         examples: {
           validation_failed: {
-            message: 'The request is invalid: limit.',
+            message: ERROR_MESSAGES.invalidFields(['limit']).message,
             details: [{ path: 'limit', message: 'must be a whole number from 1 to 100' }],
           },
           malformed_request: MALFORMED_REQUEST_EXAMPLE,
@@ -192,10 +193,10 @@ export const petsRoutes = c.router({
           'The body or the `Idempotency-Key` is invalid (`validation_failed`: `details` names each invalid field), the body is not JSON in UTF-8 (`malformed_json`), or the request is not one the server can read (`malformed_request`)',
         examples: {
           validation_failed: {
-            message: 'The request is invalid: name.',
+            message: ERROR_MESSAGES.invalidFields(['name']).message,
             details: [{ path: 'name', message: 'is required' }],
           },
-          malformed_json: { message: 'The request body could not be read as JSON.' },
+          malformed_json: { message: ERROR_MESSAGES.bodyNotJson.message },
           malformed_request: MALFORMED_REQUEST_EXAMPLE,
         },
       }),
@@ -204,14 +205,14 @@ export const petsRoutes = c.router({
         description: 'The `Idempotency-Key` was already used with a different body',
         examples: {
           idempotency_key_reused: {
-            message: 'This Idempotency-Key was already used with a different body.',
+            message: ERROR_MESSAGES.idempotencyKeyReused.message,
           },
         },
       }),
       413: errorResponse({
         name: 'PayloadTooLarge',
         description: 'The body is larger than 16 KiB',
-        examples: { payload_too_large: { message: 'The request body is larger than 16 KiB.' } },
+        examples: { payload_too_large: { message: ERROR_MESSAGES.bodyTooLarge.message } },
       }),
       415: errorResponse({
         name: 'UnsupportedMediaType',
@@ -219,7 +220,7 @@ export const petsRoutes = c.router({
           'A non-empty body was sent without `Content-Type: application/json`, in a charset other than UTF-8, or with an unsupported `Content-Encoding`',
         examples: {
           unsupported_media_type: {
-            message: 'Send the request body as JSON with Content-Type: application/json.',
+            message: ERROR_MESSAGES.bodyNotDeclaredJson.message,
           },
         },
       }),
@@ -261,7 +262,9 @@ export const petsRoutes = c.router({
         name: 'NotFound',
         description:
           'No animal has this id, or `petId` is not a positive integer within the id range',
-        examples: { not_found: { message: 'No pet has id 42.' } },
+        examples: {
+          not_found: { message: ERROR_MESSAGES.noSuchResource('petId', MAX_INTEGER_ID).message },
+        },
       }),
     },
     metadata: {

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 /**
- * npx @animal-store/mock [--port 4010] [--host 127.0.0.1] [--empty] [--cors-origin <origin>]: serves the mock until
- * SIGINT or SIGTERM, after printing its URL and a key of each plan. Exit code 2 when misused.
+ * npx @animal-store/mock [--port 4010] [--host 127.0.0.1] [--empty] [--cors-origin <origin>]: serves
+ * the mock until SIGINT or SIGTERM, after printing its URL and a key of each plan.
+ * npx @animal-store/mock keys create|revoke …: makes or revokes a key in a running mock.
+ * Exit code 2 when misused, 1 when a keys command fails.
  */
 import { parseArgs } from 'node:util';
+import { MOCK_KEYS } from './api-keys.js';
+import { KEYS_USAGE, runKeysCommand, UsageError } from './keys-command.js';
 import { ENTERPRISE_QUOTA, PLAN_QUOTAS } from './limits.js';
 import { startMockServer } from './node-server.js';
 
@@ -18,11 +22,10 @@ Serves a mock of the Animal Store API v1, in memory, until stopped (Ctrl-C).
                     A browser origin allowed to call the mock from its own pages (CORS);
                     repeat it for more (default: none, as the server's CORS_ORIGINS)
   --help            Print this
-`;
+
+${KEYS_USAGE}`;
 
 const DEFAULT_PORT = 4010;
-
-class UsageError extends Error {}
 
 function parseOptions(argv: string[]) {
   const { values } = parseArgs({
@@ -57,34 +60,28 @@ function parseOptions(argv: string[]) {
   };
 }
 
-function keyLines(keys: Record<string, string>): string[] {
+function keyLines(): string[] {
   const numbers = { ...PLAN_QUOTAS, enterprise: ENTERPRISE_QUOTA };
   return Object.entries(numbers).map(
     ([plan, quota]) =>
-      `  ${plan.padEnd(10)} ${keys[plan]}  (${quota.perMinute}/minute, ${quota.perDay}/day)`,
+      `  ${plan.padEnd(10)} ${MOCK_KEYS[plan as keyof typeof numbers]}  (${quota.perMinute}/minute, ${quota.perDay}/day)`,
   );
 }
 
-async function main(): Promise<number> {
-  let options: ReturnType<typeof parseOptions>;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    return 2;
-  }
+async function serve(argv: string[]): Promise<number> {
+  const options = parseOptions(argv);
   if (options === undefined) {
     process.stdout.write(USAGE);
     return 0;
   }
   const server = await startMockServer(options);
-  const { keys } = server.mock;
   process.stdout.write(
     [
       `Animal Store API mock listening on ${server.url} (API at ${server.url}/v1)`,
       'API keys:',
-      ...keyLines({ ...keys }),
-      `  revoked    ${keys.revoked}  (answered 401)`,
+      ...keyLines(),
+      `  revoked    ${MOCK_KEYS.revoked}  (answered 401)`,
+      `More: npx @animal-store/mock keys create --plan pro --url ${server.url}`,
       '',
     ].join('\n'),
   );
@@ -96,13 +93,28 @@ async function main(): Promise<number> {
   return 0;
 }
 
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command !== 'keys') return await serve(argv);
+    process.stdout.write(`${await runKeysCommand(rest)}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // parseArgs's own errors (an unknown flag) are misuse too.
+    const misuse =
+      error instanceof UsageError ||
+      String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
+    if (!misuse) {
+      console.error(message);
+      return 1;
+    }
+    console.error(`${message}\n\n${command === 'keys' ? KEYS_USAGE : USAGE}`);
+    return 2;
+  }
+}
+
 // Not a top-level await: the same file builds as CommonJS too.
-void main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
-  },
-);
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,5 +1,6 @@
 /** The API key a request sends, and the 401 it gets without a valid one (docs/interface.md). */
-import { ACTIVE_KEYS, type KeyRecord } from './api-keys.js';
+import { ERROR_MESSAGES } from '@animal-store/contract';
+import type { KeyRecord, Keyring } from './api-keys.js';
 import { errorResponse } from './responses.js';
 
 /** What a request sent as its credential. */
@@ -11,11 +12,11 @@ export type Credential =
 /** The scheme word in any case, spaces or tabs, the key, and trailing spaces or tabs. */
 const BEARER = /^bearer[ \t]+([^ \t]+)[ \t]*$/i;
 
-export function credentialOf(headers: Headers): Credential {
+export function credentialOf(headers: Headers, keys: Keyring): Credential {
   const value = headers.get('authorization')?.trim() ?? '';
   if (value === '') return { kind: 'none' };
   const token = BEARER.exec(value)?.[1];
-  const record = token === undefined ? undefined : ACTIVE_KEYS.get(token);
+  const record = token === undefined ? undefined : keys.find(token);
   return token !== undefined && record !== undefined
     ? { kind: 'valid', key: token, record }
     : { kind: 'invalid' };
@@ -26,11 +27,7 @@ const CHALLENGE = 'Bearer realm="animal-store"';
 /** 401 with the challenge: `error="invalid_token"` when a credential was sent but is not valid. */
 export function unauthorized(credential: Credential): Response {
   const sent = credential.kind !== 'none';
-  return errorResponse(
-    'unauthorized',
-    sent
-      ? 'The API key is not valid: it is unknown or revoked, or the scheme is not Bearer.'
-      : 'An API key is required: send Authorization: Bearer <API key>.',
-    { 'WWW-Authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE },
-  );
+  return errorResponse(sent ? ERROR_MESSAGES.keyNotValid : ERROR_MESSAGES.keyRequired, {
+    'WWW-Authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE,
+  });
 }

@@ -1,12 +1,9 @@
-export type { MockKeys } from './api-keys.js';
+export type { MockKeyring, MockKeys, NewMockKey } from './api-keys.js';
+export type { AnimalStoreMock, MockConnection } from './api-mock.js';
 export { type MockClock, manualClock, systemClock } from './clock.js';
 export { ENTERPRISE_QUOTA, PLAN_QUOTAS, type Plan, type Quota } from './limits.js';
 export type { Misbehaviour } from './misbehaviour.js';
-export {
-  type AnimalStoreMock,
-  createMock,
-  type MockConnection,
-  type MockOptions,
-} from './mock.js';
+export { createMock } from './mock.js';
+export type { MockOptions } from './mock-options.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './node-server.js';
-export { DEMO_PETS } from './seed.js';
+export { DEMO_PETS } from './pets/seed.js';

@@ -26,6 +26,9 @@ export const BAN_MS = 15 * 60_000;
 /** docs/interface.md, "Size limits and bodies": a body of exactly this many bytes is read. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
+/** docs/interface.md, "Size limits and bodies": request headers, as sent. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
 /** docs/interface.md, "Idempotent creation": how long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60_000;
 

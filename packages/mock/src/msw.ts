@@ -3,12 +3,12 @@
  * (in Node with `msw/node`, in a browser with `msw/browser`).
  */
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { AnimalStoreMock } from './mock.js';
+import type { AnimalStoreMock } from './api-mock.js';
 
-export type { MockKeys } from './api-keys.js';
+export type { MockKeyring, MockKeys, NewMockKey } from './api-keys.js';
+export type { AnimalStoreMock, MockConnection } from './api-mock.js';
 export type { MockClock } from './clock.js';
 export type { Misbehaviour } from './misbehaviour.js';
-export type { AnimalStoreMock, MockConnection } from './mock.js';
 
 export interface MswHandlersOptions {
   /** The origin the program calls, e.g. `https://api.animal-store.example`; a `/v1` suffix is dropped. */

@@ -1,8 +1,9 @@
 /**
  * Reading a request as an operation takes it: its query, headers and JSON body, each checked with
- * the contract's own zod schemas, failures turned into the Error body's `details`.
+ * the contract's own zod schemas, failures turned into the Error body's `details`, as the server
+ * reads them (apps/server/src/http/json-body.ts and error-mapper.ts).
  */
-import type { ErrorDetail } from '@animal-store/contract';
+import { ERROR_MESSAGES, type ErrorDetail, type ErrorMessage } from '@animal-store/contract';
 import { isZodType } from '@ts-rest/core';
 import type { z } from 'zod';
 import { MAX_BODY_BYTES } from './limits.js';
@@ -24,21 +25,25 @@ export function headerObject(headers: Headers): Record<string, string> {
   return Object.fromEntries(headers);
 }
 
-/** One entry per invalid field, the first problem of each: `body` for the body as a whole. */
-export function detailsOf(error: z.ZodError): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const add = (path: string, message: string) => {
-    if (!details.some((detail) => detail.path === path)) details.push({ path, message });
-  };
+/** A part of the request a schema reads, named as details name it when the part is the problem. */
+export type RequestPart = 'path' | 'headers' | 'query' | 'body';
+
+/**
+ * One entry per invalid field, the first problem of each: the part's name for the part as a
+ * whole (an empty or non-object body), an unknown field of a strict object under its own name.
+ */
+function detailsOf(part: RequestPart, error: z.ZodError): ErrorDetail[] {
+  const details = new Map<string, string>();
   for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      // A strict object names its unknown fields in one issue: each is a field of its own.
-      for (const key of issue.keys) add(key, issue.message);
-    } else {
-      add(issue.path.length > 0 ? issue.path.join('.') : 'body', issue.message);
+    const fields =
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => [...issue.path, key].join('.'))
+        : [issue.path.length === 0 ? part : issue.path.join('.')];
+    for (const field of fields) {
+      if (!details.has(field)) details.set(field, issue.message);
     }
   }
-  return details;
+  return [...details].map(([path, message]) => ({ path, message }));
 }
 
 /** What a schema made of a part of the request: its output, or why not. */
@@ -47,53 +52,73 @@ export type Checked<T> =
   | { readonly ok: false; readonly details: ErrorDetail[] };
 
 /** `value` read by `schema` when the route declares one, else passed through as it is. */
-export function checkWith(schema: unknown, value: unknown): Checked<unknown> {
+export function checkWith(part: RequestPart, schema: unknown, value: unknown): Checked<unknown> {
   if (!isZodType(schema)) return { ok: true, value };
   const parsed = schema.safeParse(value);
   return parsed.success
     ? { ok: true, value: parsed.data }
-    : { ok: false, details: detailsOf(parsed.error) };
+    : { ok: false, details: detailsOf(part, parsed.error) };
 }
 
-/** Why a body could not be read as JSON, as the interface answers it. */
-export type BodyRefusal = 'unsupported_media_type' | 'payload_too_large' | 'malformed_json';
-
 export type BodyReading =
-  | { readonly ok: true; readonly json: unknown; readonly empty: boolean }
-  | { readonly ok: false; readonly refusal: BodyRefusal };
+  | { readonly ok: true; readonly json: unknown }
+  | { readonly ok: false; readonly refusal: ErrorMessage };
+
+const refused = (refusal: ErrorMessage): BodyReading => ({ ok: false, refusal });
 
 const DECODED_ENCODINGS = new Set(['gzip', 'deflate']);
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 
-/** `application/json`, in UTF-8 if a charset is named at all. */
-function declaredJson(contentType: string | null): boolean {
-  if (contentType === null) return false;
-  const [type = '', ...parameters] = contentType.split(';').map((part) => part.trim());
-  if (type.toLowerCase() !== 'application/json') return false;
-  const charset = parameters
-    .map((parameter) => parameter.split('='))
-    .find(([name]) => name?.trim().toLowerCase() === 'charset')?.[1];
-  if (charset === undefined) return true;
-  const name = charset.trim().replace(/^"|"$/g, '').toLowerCase();
-  return name === 'utf-8' || name === 'utf8';
+const encodingOf = (headers: Headers) =>
+  headers.get('content-encoding')?.trim().toLowerCase() || 'identity';
+
+/** Whether `contentType` names `application/json`, whatever its parameters. */
+const declaresJson = (contentType: string) =>
+  contentType.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+
+/** JSON is UTF-8: a charset named must be `utf-8` or `utf8`, in any case. */
+function namesUtf8(contentType: string): boolean {
+  const charset = CHARSET_PARAMETER.exec(contentType)?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
 /**
- * The body's bytes, stopping as soon as they pass the limit: nothing more than that is held,
- * whatever the client sends. Undefined when there were too many.
+ * The body's bytes after its `Content-Encoding`, stopping as soon as they pass the limit: nothing
+ * more than that is held, whatever the client sends.
  */
-async function boundedBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array | undefined> {
+async function decodedBytes(request: Request): Promise<Uint8Array | ErrorMessage> {
+  const encoding = encodingOf(request.headers);
+  if (encoding !== 'identity' && !DECODED_ENCODINGS.has(encoding)) {
+    return ERROR_MESSAGES.encodingUnsupported;
+  }
+  const body = request.body as ReadableStream<Uint8Array>;
+  const stream =
+    encoding === 'identity'
+      ? body
+      : body.pipeThrough(
+          new DecompressionStream(encoding as CompressionFormat) as ReadableWritablePair<
+            Uint8Array,
+            Uint8Array
+          >,
+        );
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        return ERROR_MESSAGES.bodyTooLarge;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch {
+    // A compressed body that does not decompress.
+    return ERROR_MESSAGES.bodyNotJson;
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -104,54 +129,54 @@ async function boundedBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Ar
   return bytes;
 }
 
-/**
- * The body of an operation that takes one (docs/interface.md, "Size limits and bodies"): 415 for
- * one not declared JSON in UTF-8 or in an encoding other than gzip and deflate, 413 past 16 KiB
- * (measured after decoding, and refused on its Content-Length alone when that says so), 400
- * `malformed_json` for bytes that are not UTF-8 JSON. An empty body reads as no value at all.
- */
-export async function readJsonBody(request: Request): Promise<BodyReading> {
-  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase() || 'identity';
-  if (encoding !== 'identity' && !DECODED_ENCODINGS.has(encoding)) {
-    return { ok: false, refusal: 'unsupported_media_type' };
-  }
-  const announced = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (encoding === 'identity' && announced > MAX_BODY_BYTES) {
-    if (!declaredJson(request.headers.get('content-type'))) {
-      return { ok: false, refusal: 'unsupported_media_type' };
-    }
-    await request.body?.cancel();
-    return { ok: false, refusal: 'payload_too_large' };
-  }
-  if (request.body === null || announced === 0) return { ok: true, json: undefined, empty: true };
-  let bytes: Uint8Array | undefined;
-  try {
-    const stream =
-      encoding === 'identity'
-        ? request.body
-        : request.body.pipeThrough(
-            new DecompressionStream(encoding as CompressionFormat) as ReadableWritablePair<
-              Uint8Array,
-              Uint8Array
-            >,
-          );
-    bytes = await boundedBytes(stream);
-  } catch {
-    // A compressed body that does not decompress.
-    return { ok: false, refusal: 'malformed_json' };
-  }
-  if (bytes !== undefined && bytes.byteLength === 0) {
-    return { ok: true, json: undefined, empty: true };
-  }
-  if (!declaredJson(request.headers.get('content-type'))) {
-    return { ok: false, refusal: 'unsupported_media_type' };
-  }
-  if (bytes === undefined) return { ok: false, refusal: 'payload_too_large' };
+/** Bytes declared JSON, as JSON: the UTF-8 and BOM rules, then `JSON.parse`. */
+function parsedJson(bytes: Uint8Array): BodyReading {
+  let text: string;
   try {
     // `fatal`: bytes that are not UTF-8 are refused, never replaced; a leading BOM is dropped.
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return { ok: true, json: JSON.parse(text), empty: false };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { ok: false, refusal: 'malformed_json' };
+    return refused(ERROR_MESSAGES.bodyNotUtf8);
   }
+  if (bytes.byteLength === 0) return { ok: true, json: undefined };
+  if (bytes.byteLength === UTF8_BOM.length && UTF8_BOM.every((byte, i) => bytes[i] === byte)) {
+    return refused(ERROR_MESSAGES.bodyNotJson);
+  }
+  try {
+    return { ok: true, json: JSON.parse(text) };
+  } catch {
+    return refused(ERROR_MESSAGES.bodyNotJson);
+  }
+}
+
+/**
+ * The body of an operation whose route declares one (docs/interface.md, "Size limits and
+ * bodies"), in the server's order: an empty body needs no type; a body declared JSON must name
+ * UTF-8 (415), is refused on a `Content-Length` over 16 KiB at once (413), then read, decoded
+ * (gzip, deflate; another encoding 415) up to 16 KiB (413) and parsed (400 `malformed_json`); a
+ * non-empty body of another type is 415. A body whose length is not announced (chunked, or a
+ * `Request` made in-process) is read to learn whether it is empty.
+ */
+export async function readJsonBody(request: Request): Promise<BodyReading> {
+  const { headers } = request;
+  const announced = headers.has('transfer-encoding') ? null : headers.get('content-length');
+  if (request.body === null || (announced !== null && Number(announced) === 0)) {
+    return { ok: true, json: undefined };
+  }
+  const contentType = headers.get('content-type') ?? '';
+  if (!declaresJson(contentType)) {
+    if (announced !== null) return refused(ERROR_MESSAGES.bodyNotDeclaredJson);
+    const bytes = await decodedBytes(request);
+    if (!(bytes instanceof Uint8Array)) return refused(bytes);
+    return bytes.byteLength === 0
+      ? { ok: true, json: undefined }
+      : refused(ERROR_MESSAGES.bodyNotDeclaredJson);
+  }
+  if (!namesUtf8(contentType)) return refused(ERROR_MESSAGES.charsetNotUtf8);
+  if (encodingOf(headers) === 'identity' && Number(announced ?? 0) > MAX_BODY_BYTES) {
+    await request.body.cancel();
+    return refused(ERROR_MESSAGES.bodyTooLarge);
+  }
+  const bytes = await decodedBytes(request);
+  return bytes instanceof Uint8Array ? parsedJson(bytes) : refused(bytes);
 }

@@ -1,45 +1,29 @@
 /** Answers as the interface shapes them: JSON in UTF-8, errors in the contract's Error body. */
-import {
-  ERROR_STATUS,
-  type ErrorBody,
-  type ErrorCode,
-  type ErrorDetail,
-} from '@animal-store/contract';
+import { type ErrorDetail, type ErrorMessage, errorBodyOf } from '@animal-store/contract';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** `body` as JSON; no body at all for `undefined` (a 204). */
 export function jsonResponse(
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): Response {
+  if (body === undefined) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': JSON_TYPE, ...headers },
   });
 }
 
-/** An Error body of `code`, at the status the contract fixes for it. */
+/** The Error body of `error` (an entry of `ERROR_MESSAGES`), at the status of its code. */
 export function errorResponse(
-  code: ErrorCode,
-  message: string,
+  error: ErrorMessage,
   headers: Record<string, string> = {},
   details?: readonly ErrorDetail[],
 ): Response {
-  const status = ERROR_STATUS[code];
-  const body: ErrorBody = { code, message, status, ...(details && { details: [...details] }) };
-  return jsonResponse(status, body, headers);
-}
-
-/** `validation_failed`, naming each invalid field once, in the order found. */
-export function validationFailed(details: readonly ErrorDetail[]): Response {
-  const paths = details.map((detail) => detail.path);
-  return errorResponse(
-    'validation_failed',
-    `The request is invalid: ${paths.join(', ')}.`,
-    {},
-    details,
-  );
+  const body = errorBodyOf(error, details);
+  return jsonResponse(body.status, body, headers);
 }
 
 /** Whole seconds, at least 1 (docs/interface.md, "Decisions": `Retry-After`). */

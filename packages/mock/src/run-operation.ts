@@ -1,65 +1,78 @@
 /** Steps 7 to 9 of the order of checks: the body, the validation of the request, the operation. */
-import type { AppRoute } from '@ts-rest/core';
-import {
-  type Answer,
-  IMPLEMENTATIONS,
-  type Implementation,
-  type OperationContext,
-} from './operations.js';
+import { ERROR_MESSAGES, type ErrorDetail } from '@animal-store/contract';
+import type { OperationContext } from './mocked-api.js';
 import { checkWith, headerObject, queryObject, readJsonBody } from './request-input.js';
-import { errorResponse, jsonResponse, validationFailed } from './responses.js';
-import type { RouteMatch } from './routes.js';
+import { errorResponse, jsonResponse } from './responses.js';
+import type { OperationEndpoint, PathParams } from './routes.js';
 
-const REFUSAL_MESSAGES = {
-  unsupported_media_type: 'Send the request body as JSON with Content-Type: application/json.',
-  payload_too_large: 'The request body is larger than 16 KiB.',
-  malformed_json: 'The request body could not be read as JSON.',
-} as const;
+/**
+ * A path that names no possible resource names a resource that does not exist: the first of the
+ * route's parameters names it (`petId`: `No pet has id abc.`), as an operation says of an id no
+ * record has.
+ */
+function noSuchResource(path: string, params: PathParams): Response {
+  const [parameter] = Object.entries(params);
+  return errorResponse(
+    parameter ? ERROR_MESSAGES.noSuchResource(...parameter) : ERROR_MESSAGES.noRoute(path),
+  );
+}
 
-function implementationOf({ served }: RouteMatch): Implementation<AppRoute> {
-  const implementations = IMPLEMENTATIONS[served.resource] as unknown as Record<
-    string,
-    Implementation<AppRoute>
-  >;
-  const implementation = implementations[served.name];
-  if (implementation === undefined) throw new Error(`no implementation of ${served.name}`);
-  return implementation;
+/** Each field once, its first problem: a field its schema refused is not told again by a check. */
+function eachFieldOnce(details: readonly ErrorDetail[]): ErrorDetail[] {
+  const paths = new Set<string>();
+  return details.filter(({ path }) => !paths.has(path) && paths.add(path));
+}
+
+/** The operation a request was routed to, on the path it was routed by. */
+export interface OperationTarget {
+  readonly endpoint: OperationEndpoint;
+  readonly path: string;
+  readonly params: PathParams;
 }
 
 export async function runOperation(
   request: Request,
-  match: RouteMatch,
+  { endpoint, path, params: pathParams }: OperationTarget,
   context: Omit<OperationContext, 'sentBody'>,
 ): Promise<Response> {
-  const route = match.served.route as AppRoute;
-  const implementation = implementationOf(match);
-
+  const { route, implementation, takesBody } = endpoint;
   let sentBody: unknown;
-  if ('body' in route) {
+  if (takesBody) {
     const reading = await readJsonBody(request);
-    if (!reading.ok) return errorResponse(reading.refusal, REFUSAL_MESSAGES[reading.refusal]);
+    if (!reading.ok) return errorResponse(reading.refusal);
     sentBody = reading.json;
   }
 
-  // A path parameter that cannot be what it names finds nothing: 404, not 400.
-  const params = checkWith(route.pathParams, match.pathParams);
-  if (!params.ok) return errorResponse('not_found', 'There is nothing at this path.');
+  const params = checkWith('path', route.pathParams, pathParams);
+  if (!params.ok) return noSuchResource(path, pathParams);
 
-  const rawQuery = queryObject(new URL(request.url).searchParams);
-  const query = checkWith(route.query, rawQuery);
-  const headers = checkWith(route.headers, headerObject(request.headers));
-  const body = 'body' in route ? checkWith(route.body, sentBody) : checkWith(undefined, undefined);
+  const sent = {
+    query: queryObject(new URL(request.url).searchParams),
+    headers: headerObject(request.headers),
+  };
+  const headers = checkWith('headers', route.headers, sent.headers);
+  const query = checkWith('query', route.query, sent.query);
+  const body = checkWith('body', 'body' in route ? route.body : undefined, sentBody);
   const operationContext: OperationContext = { ...context, sentBody };
-  // Every invalid part is named at once, the checks the schemas cannot make beside theirs.
+  // Every invalid field is named at once, those the schemas cannot check beside theirs, in the
+  // server's order: headers, query, body.
   const details = [
-    ...(query.ok ? [] : query.details),
-    ...((await implementation.check?.({ query: rawQuery }, operationContext)) ?? []),
     ...(headers.ok ? [] : headers.details),
+    ...eachFieldOnce([
+      ...(query.ok ? [] : query.details),
+      ...((await implementation.check?.(sent, operationContext)) ?? []),
+    ]),
     ...(body.ok ? [] : body.details),
   ];
-  if (details.length > 0 || !query.ok || !headers.ok || !body.ok) return validationFailed(details);
+  if (details.length > 0 || !headers.ok || !query.ok || !body.ok) {
+    return errorResponse(
+      ERROR_MESSAGES.invalidFields(details.map(({ path }) => path)),
+      {},
+      details,
+    );
+  }
 
-  const answer: Answer<AppRoute> = await implementation.run(
+  const answer = await implementation.run(
     { params: params.value, query: query.value, headers: headers.value, body: body.value } as never,
     operationContext,
   );

@@ -134,6 +134,18 @@ describe('credentials and counting', () => {
     }
   });
 
+  test('an IPv6 client is counted per /64 network, an IPv4-mapped address as the IPv4 address', async () => {
+    const remainingFor = async (clientAddress: string) =>
+      (await mock.handle(new Request(`${API}/pets`), { clientAddress })).headers.get(
+        'x-ratelimit-remaining',
+      );
+    expect(await remainingFor('2001:db8:1:2::1')).toBe('59');
+    expect(await remainingFor('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('58');
+    expect(await remainingFor('2001:db8:1:3::1')).toBe('59');
+    expect(await remainingFor('203.0.113.9')).toBe('59');
+    expect(await remainingFor('::ffff:203.0.113.9')).toBe('58');
+  });
+
   test("an address's ban does not block a valid key; the document is counted per address even with one", async () => {
     for (let sent = 0; sent < 60 + 61; sent++) await mock.fetch(`${API}/pets`);
     const banned = await mock.fetch(`${API}/pets`);

@@ -68,7 +68,7 @@ interface Manifest {
 
 /**
  * The exports its users get: pnpm publishes `publishConfig.exports` in place of the workspace's,
- * which lead the workspace to the sources (docs/decisions/007-workspace-reads-sources.md).
+ * which lead the workspace to the sources (docs/decisions/008-workspace-reads-sources.md).
  */
 const publishedExports = (manifest: Manifest): Exports =>
   manifest.publishConfig?.exports ?? manifest.exports ?? {};

@@ -1,15 +1,16 @@
 /**
  * For tests: the v1 contract as it is, plus a second resource, `widgets`, and one more pets
- * operation, `updatePetStatus`, each written as docs/architecture.md ("Adding an operation")
- * says a newcomer writes one: a route with its schemas, every response it can give, and its
- * `RouteMetadata`. The server must serve all of it, and the client call all of it, with no edit
- * of their own.
+ * operation, `renamePet`, each written as docs/architecture.md ("Adding an operation") says a
+ * newcomer writes one: a route with its schemas, every response it can give, its `RouteMetadata`
+ * and its examples (`fixture-examples.ts`). The server and the mock must serve all of it, and the
+ * client call all of it, with no edit of their own.
  */
 import {
+  ERROR_MESSAGES,
   errorResponse,
   MAX_INTEGER_ID,
+  NewPetSchema,
   PetSchema,
-  PetStatusSchema,
   petsContract,
   type RouteMetadata,
   V1_ROUTER_OPTIONS,
@@ -24,7 +25,7 @@ export const WIDGET_COLOURS = ['red', 'green', 'blue'] as const;
 const WidgetValuesSchema = z
   .object({
     name: z.string().min(1, 'must not be empty').max(40, 'must be at most 40 characters'),
-    colour: z.enum(WIDGET_COLOURS),
+    colour: z.enum(WIDGET_COLOURS, { errorMap: () => ({ message: 'must be red, green or blue' }) }),
   })
   .strict('is not a field of a widget');
 
@@ -39,54 +40,70 @@ const WidgetPathSchema = z.object({
   widgetId: z.coerce.number().int().min(1).max(MAX_INTEGER_ID),
 });
 
-const INVALID_WIDGET = errorResponse({
-  name: 'InvalidWidget',
-  description: 'The widget or a query parameter is invalid, or the body is not JSON',
+const MALFORMED_REQUEST = { message: ERROR_MESSAGES.fragmentInTarget.message };
+
+const INVALID_WIDGET_QUERY = errorResponse({
+  name: 'InvalidWidgetQuery',
+  description: 'A query parameter is invalid',
   examples: {
     validation_failed: {
-      message: 'The request is invalid: name.',
+      message: ERROR_MESSAGES.invalidFields(['colour']).message,
+      details: [{ path: 'colour', message: 'must be red, green or blue' }],
+    },
+    malformed_request: MALFORMED_REQUEST,
+  },
+});
+
+const INVALID_WIDGET = errorResponse({
+  name: 'InvalidWidget',
+  description: 'The body is invalid, or not JSON',
+  examples: {
+    validation_failed: {
+      message: ERROR_MESSAGES.invalidFields(['name']).message,
       details: [{ path: 'name', message: 'must not be empty' }],
     },
-    malformed_json: { message: 'The request body could not be read as JSON.' },
-    malformed_request: { message: 'The request needs exactly one valid Host header.' },
+    malformed_json: { message: ERROR_MESSAGES.bodyNotJson.message },
+    malformed_request: MALFORMED_REQUEST,
   },
 });
 
 const NO_SUCH_WIDGET = errorResponse({
   name: 'NoSuchWidget',
   description: 'No widget has this id',
-  examples: { not_found: { message: 'No widget has id 7.' } },
+  examples: { not_found: { message: ERROR_MESSAGES.noSuchResource('widgetId', 7).message } },
 });
 
 const NO_SUCH_PET = errorResponse({
   name: 'NoSuchPet',
   description: 'No animal has this id',
-  examples: { not_found: { message: 'No pet has id 7.' } },
+  examples: { not_found: { message: ERROR_MESSAGES.noSuchResource('petId', 7).message } },
 });
 
 const BODY_TOO_LARGE = errorResponse({
   name: 'WidgetBodyTooLarge',
   description: 'The body is larger than 16 KiB',
-  examples: { payload_too_large: { message: 'The request body is larger than 16 KiB.' } },
+  examples: { payload_too_large: { message: ERROR_MESSAGES.bodyTooLarge.message } },
 });
 
 const NOT_JSON = errorResponse({
   name: 'WidgetBodyNotJson',
   description: 'A non-empty body was sent without `Content-Type: application/json`',
-  examples: {
-    unsupported_media_type: {
-      message: 'Send the request body as JSON with Content-Type: application/json.',
-    },
-  },
+  examples: { unsupported_media_type: { message: ERROR_MESSAGES.bodyNotDeclaredJson.message } },
 });
 
 const widgetRoutes = c.router({
   listWidgets: {
     method: 'GET',
     path: '/widgets',
-    query: z.object({ colour: z.enum(WIDGET_COLOURS).optional() }).strict(),
+    query: z
+      .object({
+        colour: z
+          .enum(WIDGET_COLOURS, { errorMap: () => ({ message: 'must be red, green or blue' }) })
+          .optional(),
+      })
+      .strict(),
     summary: 'List widgets',
-    responses: { 200: z.array(WidgetSchema), 400: INVALID_WIDGET },
+    responses: { 200: z.array(WidgetSchema), 400: INVALID_WIDGET_QUERY },
     metadata: {
       operationId: 'listWidgets',
       stability: 'beta',
@@ -174,13 +191,13 @@ const widgetRoutes = c.router({
   },
 });
 
-const updatePetStatus = c.router({
-  updatePetStatus: {
-    method: 'PATCH',
-    path: '/pets/:petId',
+const renamePet = c.router({
+  renamePet: {
+    method: 'PUT',
+    path: '/pets/:petId/name',
     pathParams: z.object({ petId: z.coerce.number().int().min(1).max(MAX_INTEGER_ID) }),
-    body: z.object({ status: PetStatusSchema }).strict('is not a field of a status change'),
-    summary: "Change an animal's status",
+    body: NewPetSchema.pick({ name: true }).strict('is not a field of a new name'),
+    summary: 'Rename an animal',
     responses: {
       200: PetSchema,
       400: INVALID_WIDGET,
@@ -189,19 +206,36 @@ const updatePetStatus = c.router({
       415: NOT_JSON,
     },
     metadata: {
-      operationId: 'updatePetStatus',
+      operationId: 'renamePet',
       stability: 'experimental',
-      requestBody: { description: 'The new status' },
-      responses: { 200: { description: 'The animal with its new status' } },
+      requestBody: { description: 'The new name' },
+      responses: { 200: { description: 'The animal with its new name' } },
     } as const satisfies RouteMetadata,
   },
 });
 
-const added = c.router({ pets: updatePetStatus, widgets: widgetRoutes }, V1_ROUTER_OPTIONS);
+/**
+ * `existing`'s routes and `added`'s: an added route of a name `existing` already has is refused,
+ * where a spread would silently put the fixture's in place of the contract's own.
+ */
+function alongside<Existing extends object, Added extends object>(
+  existing: Existing,
+  added: Added,
+): Existing & Added {
+  const clashes = Object.keys(added).filter((name) => name in existing);
+  if (clashes.length > 0) {
+    throw new Error(
+      `The fixture contract's ${clashes.join(', ')} would replace the contract's own`,
+    );
+  }
+  return { ...existing, ...added };
+}
 
-/** The v1 contract with `widgets` beside `pets`, and `updatePetStatus` among the pets routes. */
+const added = c.router({ pets: renamePet, widgets: widgetRoutes }, V1_ROUTER_OPTIONS);
+
+/** The v1 contract with `widgets` beside `pets`, and `renamePet` among the pets routes. */
 export const fixtureContract = c.router({
-  pets: { ...petsContract, ...added.pets },
+  pets: alongside(petsContract, added.pets),
   widgets: added.widgets,
 });
 

@@ -1,5 +1,5 @@
 /**
- * The workspace reads its packages from their sources (docs/decisions/007-workspace-reads-sources.md):
+ * The workspace reads its packages from their sources (docs/decisions/008-workspace-reads-sources.md):
  * every entry a package builds leads there first under the source condition, every package's
  * type check and tests resolve the workspace packages they reach to those sources, and what the
  * published packages ship names none of them.

@@ -1,10 +1,10 @@
 /**
  * For the served-contract test: the handlers of the fixture contract
  * (`@animal-store/fixture-contract`), written as a newcomer writes them. The pets resource has
- * the server's own handlers and one more, `updatePetStatus`, over one more store method; the
+ * the server's own handlers and one more, `renamePet`, over one more store method; the
  * widgets resource has handlers of its own over a store in memory.
  */
-import type { Pet, PetStatus } from '@animal-store/contract';
+import { ERROR_MESSAGES, errorBodyOf, type Pet } from '@animal-store/contract';
 import type { DatabaseClient } from '@animal-store/db';
 import { fixtureContract, type Widget, type WidgetValues } from '@animal-store/fixture-contract';
 import { initServer } from '@ts-rest/express';
@@ -57,12 +57,12 @@ export function createWidgetStore() {
 export type WidgetStore = ReturnType<typeof createWidgetStore>;
 
 /** The pet store with one more query. */
-function petStoreWithStatusChanges(db: DatabaseClient) {
+function petStoreWithRenames(db: DatabaseClient) {
   return {
     ...createPetStore(db),
-    /** Sets a pet's status; Prisma's "record not found" when no pet has the id. */
-    async updatePetStatus(id: number, status: PetStatus): Promise<void> {
-      await db.pet.update({ where: { id }, data: { status }, select: { id: true } });
+    /** Sets a pet's name; Prisma's "record not found" when no pet has the id. */
+    async renamePet(id: number, name: string): Promise<void> {
+      await db.pet.update({ where: { id }, data: { name }, select: { id: true } });
     },
   };
 }
@@ -71,7 +71,7 @@ const s = initServer();
 
 const noWidget = (id: number) => ({
   status: 404 as const,
-  body: { code: 'not_found' as const, message: `No widget has id ${id}.`, status: 404 as const },
+  body: errorBodyOf(ERROR_MESSAGES.noSuchResource('widgetId', id)),
 });
 
 /** The fixture contract's API, its widgets kept in `widgets`. */
@@ -80,9 +80,9 @@ export function widgetsApi(widgets: WidgetStore) {
     const cursors = pageCursors(db);
     const storeFor = batchedStore({
       name: 'pets',
-      store: petStoreWithStatusChanges(db),
+      store: petStoreWithRenames(db),
       tracing,
-      queries: { ...PET_QUERY_SUMMARIES, updatePetStatus: { operation: 'UPDATE', table: 'pets' } },
+      queries: { ...PET_QUERY_SUMMARIES, renamePet: { operation: 'UPDATE', table: 'pets' } },
       sharing: PET_STORE_SHARING,
     });
     return {
@@ -95,9 +95,9 @@ export function widgetsApi(widgets: WidgetStore) {
             publicUrl,
             onIdempotentCreate: metrics.idempotentCreate,
           }),
-          updatePetStatus: async ({ params, body, res }) => {
+          renamePet: async ({ params, body, res }) => {
             const store = storeFor(res);
-            await store.updatePetStatus(params.petId, body.status);
+            await store.renamePet(params.petId, body.name);
             const [pet] = await store.findPets([params.petId]);
             return { status: 200, body: pet as Pet };
           },

@@ -14,6 +14,26 @@ function authorizationArgument(request: RecordedRequest): string[] {
   return ['-H', quoted(`Authorization: ${credential.authorization}`)];
 }
 
+/** A body longer than this is written as a shell expression that makes it, when one is short. */
+const PRINTED_BODY_LENGTH = 1024;
+
+/**
+ * A shell expression that makes `text`: its longest run of one character from `head` and `tr`,
+ * the text around it as it is. None when no run is long enough to be worth it.
+ */
+function shellMaking(text: string): string | undefined {
+  const runs = [...text.matchAll(/(.)\1{255,}/gs)];
+  const run = runs.reduce<RegExpExecArray | undefined>(
+    (longest, found) => (found[0].length > (longest?.[0].length ?? 0) ? found : longest),
+    undefined,
+  );
+  if (run === undefined) return undefined;
+  const before = text.slice(0, run.index);
+  const after = text.slice(run.index + run[0].length);
+  const repeated = `"$(head -c ${run[0].length} /dev/zero | tr '\\0' ${quoted(run[1] as string)})"`;
+  return `$(printf '%s%s%s' ${quoted(before)} ${repeated} ${quoted(after)})`;
+}
+
 function bodyArguments(request: RecordedRequest): string[] {
   const { body } = request;
   if (body === undefined) return [];
@@ -21,7 +41,9 @@ function bodyArguments(request: RecordedRequest): string[] {
     body.contentType === undefined ? [] : ['-H', quoted(`Content-Type: ${body.contentType}`)];
   // curl adds a Content-Type of its own to --data-binary unless told not to.
   const untyped = body.contentType === undefined ? ['-H', quoted('Content-Type:')] : [];
-  const data = body.shell === undefined ? quoted(body.text) : `"${body.shell}"`;
+  const shell =
+    body.shell ?? (body.text.length > PRINTED_BODY_LENGTH ? shellMaking(body.text) : undefined);
+  const data = shell === undefined ? quoted(body.text) : `"${shell}"`;
   return [...type, ...untyped, '--data-binary', data];
 }
 

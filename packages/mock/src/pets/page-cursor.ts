@@ -3,14 +3,10 @@
  * base64url characters over that exact text, so that an altered or foreign cursor is refused
  * rather than read as another position. WebCrypto, so that the mock runs in browsers too.
  */
+import { base64url } from '../base64url.js';
+
 const CURSOR_FORMAT = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{22})$/;
 const SIGNATURE_CHARACTERS = 22;
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 export class PageCursors {
   readonly #key: Promise<CryptoKey>;

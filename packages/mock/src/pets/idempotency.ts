@@ -3,7 +3,7 @@
  * body as sent and the pet it created, for 24 hours of the mock's clock.
  */
 import type { Pet } from '@animal-store/contract';
-import { IDEMPOTENCY_KEY_LIFETIME_MS } from './limits.js';
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../limits.js';
 
 interface IdempotencyRecord {
   /** The body as sent, in a form where key order and white space do not matter. */
@@ -42,9 +42,5 @@ export class IdempotencyRecords {
       pet,
       expiresAtMs: nowMs + IDEMPOTENCY_KEY_LIFETIME_MS,
     });
-  }
-
-  clear(): void {
-    this.#records.clear();
   }
 }

@@ -12,8 +12,11 @@ export interface PageQuery {
 }
 
 export class PetStore {
-  /** In ascending id order: every pet is appended with a larger id than the last. */
-  readonly #pets: Pet[] = [];
+  /**
+   * In ascending id order: every pet is appended with a larger id than the last. Protected, so
+   * that a store for more operations than these (the fixture contract's, in the tests) extends it.
+   */
+  protected readonly pets: Pet[] = [];
   #lastId = 0;
 
   constructor(seed: readonly StoredPetInput[]) {
@@ -30,18 +33,18 @@ export class PetStore {
       categoryId: input.categoryId,
       status: input.status,
     };
-    this.#pets.push(pet);
+    this.pets.push(pet);
     return { ...pet };
   }
 
   get(id: number): Pet | undefined {
-    const pet = this.#pets.find((stored) => stored.id === id);
+    const pet = this.pets.find((stored) => stored.id === id);
     return pet && { ...pet };
   }
 
   /** At most `limit` matching pets after `afterId`, and whether more follow. */
   page({ limit, status, afterId }: PageQuery): { pets: Pet[]; more: boolean } {
-    const matching = this.#pets.filter(
+    const matching = this.pets.filter(
       (pet) => pet.id > afterId && (status === undefined || pet.status === status),
     );
     return {

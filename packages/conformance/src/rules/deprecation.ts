@@ -1,19 +1,8 @@
-import { deprecationHeadersOf, MAX_INTEGER_ID, petsContract } from '@animal-store/contract';
-import {
-  expectBody,
-  expectError,
-  expectHeader,
-  expectHeaderValue,
-  expectThat,
-} from '../expectations.js';
+import { deprecationHeadersOf } from '@animal-store/contract';
+import { expectHeader, expectHeaderValue, expectThat } from '../expectations.js';
 import type { Exchange } from '../http/exchange.js';
 import { type Operation, operationName, operations, pathOf } from '../operations.js';
 import type { Rule, RuleGroup } from '../rule.js';
-
-const { getPet } = petsContract;
-
-/** `01` would alias `1`: an id is canonical decimal, so no pet lives at this path. */
-const NOT_AN_ID = '01';
 
 function expectDeprecationHeaders(operation: Operation, exchange: Exchange): void {
   const headers = deprecationHeadersOf(operation);
@@ -39,24 +28,7 @@ const deprecatedOperationRules: Rule[] = operations()
     },
   }));
 
-export const petLookupRules: RuleGroup = {
-  name: 'Looking a pet up, and deprecation',
-  rules: [
-    {
-      name: `getPet answers 404 not_found for an id no pet has (${MAX_INTEGER_ID})`,
-      async check(probe) {
-        const exchange = await probe.send({ method: 'GET', target: pathOf(getPet) });
-        expectError(exchange, 'not_found');
-        expectBody(exchange, getPet.responses[404]);
-      },
-    },
-    {
-      name: `getPet answers 404, not 400, for a petId that cannot be an id (${NOT_AN_ID})`,
-      async check(probe) {
-        const exchange = await probe.send({ method: 'GET', target: `/v1/pets/${NOT_AN_ID}` });
-        expectError(exchange, 'not_found');
-      },
-    },
-    ...deprecatedOperationRules,
-  ],
+export const deprecationRules: RuleGroup = {
+  name: 'Deprecation',
+  rules: deprecatedOperationRules,
 };

@@ -1,0 +1,48 @@
+import {
+  contractExampleCases,
+  type ExampleCase,
+  runExample,
+  type Transport,
+} from '@animal-store/contract/examples';
+import type { Exchange } from '../http/exchange.js';
+import { type Probe, type Rule, type RuleGroup, RuleViolation } from '../rule.js';
+
+/**
+ * An example's requests through the check's own sending, so that each is recorded for the report
+ * and replayable with curl; a target with a fragment goes byte for byte, as fetch would drop it.
+ */
+function transportOf(probe: Probe, sent: Exchange[]): Transport {
+  return async ({ method, target, headers, credential, body }) => {
+    const exchange = await probe.send({
+      method,
+      target,
+      headers,
+      credential,
+      ...(body && { body }),
+      ...(target.includes('#') && { verbatim: true }),
+    });
+    sent.push(exchange);
+    return exchange.response;
+  };
+}
+
+function exampleRule(example: ExampleCase): Rule {
+  return {
+    name: example.title,
+    ...(example.writes && { needs: 'writes' as const }),
+    async check(probe) {
+      const sent: Exchange[] = [];
+      const { problems } = await runExample(example, transportOf(probe, sent));
+      if (problems.length > 0) throw new RuleViolation(problems.join('; '), sent.at(-1));
+    },
+  };
+}
+
+/**
+ * What each operation does, as the contract's examples state it: the same examples the server and
+ * the mock are tested with. Those that create pets need `--allow-writes`.
+ */
+export const exampleRules: RuleGroup = {
+  name: "Each operation's examples",
+  rules: contractExampleCases().map(exampleRule),
+};
