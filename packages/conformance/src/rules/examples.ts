@@ -1,9 +1,5 @@
-import {
-  contractExampleCases,
-  type ExampleCase,
-  runExample,
-  type Transport,
-} from '@animal-store/contract/examples';
+import { type ExampleCase, runExample, type Transport } from '@animal-store/contract/examples';
+import type { ApiUnderTest } from '../api-under-test.js';
 import type { Exchange } from '../http/exchange.js';
 import { type Probe, type Rule, type RuleGroup, RuleViolation } from '../rule.js';
 
@@ -42,7 +38,7 @@ function exampleRule(example: ExampleCase): Rule {
  * What each operation does, as the contract's examples state it: the same examples the server and
  * the mock are tested with. Those that create pets need `--allow-writes`.
  */
-export const exampleRules: RuleGroup = {
+export const exampleRules = (api: ApiUnderTest): RuleGroup => ({
   name: "Each operation's examples",
-  rules: contractExampleCases().map(exampleRule),
-};
+  rules: api.examples.map(exampleRule),
+});
