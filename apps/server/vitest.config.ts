@@ -13,6 +13,9 @@ const POSTGRES_ONLY = [
 const SQLITE_ONLY = ['test/database-locked.test.ts', 'test/database-file-faults.test.ts'];
 
 export default defineConfig({
+  // The workspace's packages from their sources, as the type check reads them: see
+  // docs/decisions/008-workspace-reads-sources.md.
+  ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [

@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * each builds the workspace in its copy, which is slow enough without competing for the cores.
  */
 export default defineConfig({
+  // The workspace's packages from their sources, as the type check reads them: see
+  // docs/decisions/008-workspace-reads-sources.md.
+  ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     include: ['test/workflows/**/*.test.ts'],
     fileParallelism: false,
