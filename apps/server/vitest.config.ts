@@ -23,6 +23,9 @@ const NODE_RUNTIME_TAG = {
 };
 
 export default defineConfig({
+  // The workspace's packages from their sources, as the type check reads them: see
+  // docs/decisions/008-workspace-reads-sources.md.
+  ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     tags: [NODE_RUNTIME_TAG],
     // Many tests start processes (the server, its key command): with the web suite's
@@ -57,10 +60,10 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'workflows',
           include: ['test/workflows/**/*.test.ts'],
-          tags: [NODE_RUNTIME_TAG],
           fileParallelism: false,
           testTimeout: 600_000,
           hookTimeout: 600_000,

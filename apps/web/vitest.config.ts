@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 // End-to-end tests: a real server process, the built app, and Chromium driven by playwright-core.
 export default defineConfig({
+  // The workspace's packages from their sources, as the type check reads them: see
+  // docs/decisions/008-workspace-reads-sources.md.
+  ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The workspace's packages from their sources, as the type check reads them: see
+  // docs/decisions/008-workspace-reads-sources.md.
+  ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Tests that also run on Node 24 (`pnpm test:node24`): CONTRIBUTING.md, "Tests", says which.

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The workspace's packages from their sources, as the type check reads them: see
+  // docs/decisions/008-workspace-reads-sources.md.
+  ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // As the server suite's: beside every other suite of the test command on two cores, a test

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { runExample } from '@animal-store/contract/examples';
 import { fixtureExampleCases } from '@animal-store/fixture-contract/examples';
+import { createWidgetStore } from '@animal-store/fixture-contract/widget-store';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerMetrics } from '../src/operations/metrics.js';
@@ -22,7 +23,7 @@ import { TEST_PROVIDER } from '../testing/test-database.js';
 import { POSTGRES_SERVER_URL } from '../testing/test-services.js';
 import { type OtlpReceiver, SPAN_KIND, startOtlpReceiver } from './support/otlp-receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { createWidgetStore, widgetsApi } from './support/widgets-api.js';
+import { widgetsApi } from './support/widgets-api.js';
 
 const SHOP = 'https://shop.example';
 /** 2026-03-10T12:00:30Z: mid-minute, so a burst of requests stays in one window. */

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { KEY_VARIABLE, REVOKED_KEY_VARIABLE } from './http/exchange.js';
 import { PLANS, type Plan } from './options.js';
+import { describeWait } from './pacing.js';
 import { formatReport } from './report.js';
 import { runConformance } from './run.js';
 
@@ -119,7 +120,11 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const report = await runConformance(parsed.options);
+  const report = await runConformance({
+    ...parsed.options,
+    // On stderr: progress, which --json's report on stdout leaves out.
+    onWait: (wait) => process.stderr.write(`${describeWait(wait)}\n`),
+  });
   process.stdout.write(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return report.passed ? 0 : 1;
 }

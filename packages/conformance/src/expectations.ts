@@ -10,7 +10,7 @@ import {
 } from '@animal-store/contract';
 import type { z } from 'zod';
 import type { Exchange } from './http/exchange.js';
-import { RuleViolation } from './rule.js';
+import { RuleViolation, skip } from './rule.js';
 
 export function expectThat(condition: boolean, message: string, exchange?: Exchange): void {
   if (!condition) throw new RuleViolation(message, exchange);
@@ -104,4 +104,33 @@ export function expectValidationDetails(exchange: Exchange, paths: readonly stri
       exchange,
     );
   }
+}
+
+/**
+ * Whether the answer is a refusal by something in front of the service rather than the
+ * service's: every answer of the service, those to requests its HTTP parser refuses included,
+ * carries `X-Request-Id`, and every refusal an Error body. A proxy refusing a request it finds
+ * too large or malformed itself answers with neither, and the service never sees it.
+ */
+function answeredInFront({ response }: Exchange): boolean {
+  // A refusal (4xx): a proxy's 502 or 503 says the service is away, not that it was not asked.
+  const refusal = response.status >= 400 && response.status < 500;
+  if (!refusal || response.headers['x-request-id'] !== undefined) return false;
+  try {
+    return !ErrorBodySchema.safeParse(JSON.parse(response.body)).success;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Skips the rule when something in front of the service answered instead of it: the rule cannot
+ * be told from here.
+ */
+export function skipIfAnsweredInFront(exchange: Exchange): void {
+  if (!answeredInFront(exchange)) return;
+  const { status, statusText, headers } = exchange.response;
+  skip(
+    `answered ${status} ${statusText} by something in front of the service, it seems (no X-Request-Id, no Error body; ${headers['content-type'] ?? 'no Content-Type'}): a proxy refusing the request itself, so the service's answer cannot be seen from here`,
+  );
 }

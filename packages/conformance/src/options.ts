@@ -1,6 +1,8 @@
 /** What the check is told about the deployment, and how far it may go. */
 
 import { ANONYMOUS_QUOTA, PLAN_QUOTAS } from '@animal-store/contract';
+import type { ApiUnderTest } from './api-under-test.js';
+import type { RateLimitWait } from './pacing.js';
 
 /** The numbers of each plan (docs/interface.md, "Plans"); an enterprise key has its own. */
 export const PLAN_LIMITS = { ...PLAN_QUOTAS, enterprise: undefined } as const;
@@ -39,6 +41,20 @@ export interface ConformanceOptions {
   readonly origin?: string;
   /** Add the rule that drives the key to 429, which spends the rest of its minute. */
   readonly spendRateLimit?: boolean;
+  /**
+   * The API the deployment serves: its contract and its operations' examples, the Animal Store's
+   * v1 unless given. For a deployment of an API built like v1 (a resource of its own beside the
+   * pets), whose every operation the rules stated for each one then walk.
+   */
+  readonly api?: ApiUnderTest;
+  /**
+   * How the run waits for a rate-limit window to end when its own requests have spent the minute
+   * (the key's, or the calling IP's): resolves after `ms` milliseconds, `setTimeout` unless given.
+   * A test of a deployment whose clock it holds (the mock's) moves that clock instead.
+   */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Told before each such wait, as it begins (the command prints it). */
+  readonly onWait?: (wait: RateLimitWait) => void;
 }
 
 /** The origin of `baseUrl`: the contract's paths carry `/v1` themselves. */

@@ -1,3 +1,4 @@
+import { ANIMAL_STORE_V1 } from './api-under-test.js';
 import {
   type Exchange,
   NoAnswer,
@@ -7,8 +8,9 @@ import {
 } from './http/exchange.js';
 import { ObservedSettings } from './observed.js';
 import { type ConformanceOptions, originOf } from './options.js';
+import { Pacer } from './pacing.js';
 import { type Permission, type Probe, type Rule, RuleSkipped, RuleViolation } from './rule.js';
-import { RULE_GROUPS } from './rule-groups.js';
+import { ruleGroupsFor } from './rule-groups.js';
 
 /** What became of a rule: passed, skipped (with why), or failed (with what showed it). */
 export type RuleOutcome =
@@ -85,20 +87,24 @@ async function runRule(rule: Rule, probe: Probe, sent: Exchange[]): Promise<Rule
   }
 }
 
-/** Runs every rule the options allow against the deployment, one request at a time. */
+/**
+ * Runs every rule the options allow against the deployment, one request at a time, each waiting
+ * when the rate limit its answers show is spent (`pacing.ts`).
+ */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const baseUrl = originOf(options.baseUrl);
+  const pacer = new Pacer(options);
   const sent: Exchange[] = [];
   const observed = new ObservedSettings();
   const rules: RuleReport[] = [];
-  for (const group of RULE_GROUPS) {
+  for (const group of ruleGroupsFor(options.api ?? ANIMAL_STORE_V1)) {
     for (const rule of group.rules) {
       const probe: Probe = {
         options: { ...options, baseUrl },
         earlierExchanges: [...sent],
         observed,
         async send(request) {
-          const exchange = await send(baseUrl, options, request);
+          const exchange = await pacer.send(rule, request, () => send(baseUrl, options, request));
           sent.push(exchange);
           return exchange;
         },

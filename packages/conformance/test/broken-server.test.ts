@@ -112,7 +112,7 @@ const breakages: {
   {
     // The origin is not one the deployment allows (this server allows none): no preflight of it
     // is answered.
-    rule: 'a preflight from the allowed origin (--origin) answers 204 with Access-Control-* and X-RateLimit-*',
+    rule: 'a preflight for POST from the allowed origin (--origin) answers 204 with Access-Control-* and X-RateLimit-*',
     breakage: {},
     options: () => ({ origin: 'https://shop.conformance.example' }),
     replayed: (baseUrl) =>

@@ -1,6 +1,8 @@
 /**
  * The check against the real server (a fresh SQLite database): every rule passes, read-only and
- * with writes, as a function and as the command users run.
+ * with writes, as a function and as the command users run. (A run that outgrows a Free key's
+ * minute, and waits for the next, is tested against the mock, whose clock the test holds:
+ * packages/mock/test/conformance.test.ts.)
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

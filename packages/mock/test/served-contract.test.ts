@@ -7,8 +7,10 @@
  * 404 and 405 with `Allow`, CORS, keys and rate limits, bodies read and refused, deprecation
  * headers, the document.
  */
+import { formatReport, runConformance } from '@animal-store/conformance';
 import { crossOriginRulesOf } from '@animal-store/contract';
 import { fixtureContract } from '@animal-store/fixture-contract';
+import { fixtureExampleCases } from '@animal-store/fixture-contract/examples';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiMock } from '../src/api-mock.js';
 import { manualClock } from '../src/clock.js';
@@ -205,5 +207,36 @@ describe('a contract with a second resource', () => {
     await createWidget('Forgotten');
     mock.reset();
     expect(await (await request('/v1/widgets')).json()).toEqual([]);
+  });
+
+  it("passes the conformance check's rules walking this contract, its examples, and a preflight of each of its methods", async () => {
+    const server = await serveMock(mock, { port: 0 });
+    try {
+      const report = await runConformance({
+        baseUrl: server.url,
+        key: mock.keys.create({ perMinute: 10_000, perDay: 100_000 }),
+        allowWrites: true,
+        revokedKey: mock.keys.revoked,
+        origin: SHOP,
+        api: { contract: fixtureContract, examples: fixtureExampleCases() },
+        sleep: async (ms) => mock.clock.advance(ms),
+      });
+      const failed = report.rules.filter(({ outcome }) => outcome.result === 'failed');
+      expect(failed, formatReport(report)).toEqual([]);
+      const rules = report.rules.map(({ rule }) => rule);
+      expect(rules).toEqual(
+        expect.arrayContaining([
+          'renamePet: renames the pet, and answers it',
+          'updateWidget: changes the fields sent, and answers the widget',
+          'renamePet answers 401 without a key, with the challenge',
+          expect.stringMatching(/^a preflight for PATCH /),
+          expect.stringMatching(/^a preflight for DELETE /),
+          expect.stringMatching(/^a preflight for PUT /),
+          "getWidget is deprecated: its answers, errors included, carry Deprecation, Sunset and the successor's Link",
+        ]),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -35,6 +35,7 @@ export interface PublishedPackage {
 }
 
 type ExportTarget = string | { readonly [condition: string]: ExportTarget };
+type Exports = Readonly<Record<string, ExportTarget>>;
 
 /** The `types` the `import` condition of an export resolves to, if any. */
 function importTypes(target: ExportTarget | undefined): string | undefined {
@@ -44,11 +45,7 @@ function importTypes(target: ExportTarget | undefined): string | undefined {
   return typeof target.types === 'string' ? target.types : undefined;
 }
 
-function declarationEntries(
-  name: string,
-  dir: string,
-  exports: Record<string, ExportTarget>,
-): DeclarationEntry[] {
+function declarationEntries(name: string, dir: string, exports: Exports): DeclarationEntry[] {
   const unscoped = name.replace(/^@[^/]+\//, '');
   return Object.entries(exports).flatMap(([subpath, target]) => {
     const types = importTypes(target);
@@ -64,13 +61,25 @@ function declarationEntries(
   });
 }
 
+interface Manifest {
+  readonly exports?: Exports;
+  readonly publishConfig?: { readonly exports?: Exports };
+}
+
+/**
+ * The exports its users get: pnpm publishes `publishConfig.exports` in place of the workspace's,
+ * which lead the workspace to the sources (docs/decisions/008-workspace-reads-sources.md).
+ */
+const publishedExports = (manifest: Manifest): Exports =>
+  manifest.publishConfig?.exports ?? manifest.exports ?? {};
+
 /** Every package of the workspace that is not private, by name. */
 export async function publishedPackages(root = REPOSITORY_ROOT): Promise<PublishedPackage[]> {
   const { packages } = await getPackages(root);
   const published = packages
     .filter(({ packageJson }) => !packageJson.private)
     .map(({ dir, packageJson }): PublishedPackage => {
-      const exports = (packageJson as { exports?: Record<string, ExportTarget> }).exports ?? {};
+      const exports = publishedExports(packageJson as Manifest);
       const document = exports['./openapi.json'];
       return {
         name: packageJson.name,

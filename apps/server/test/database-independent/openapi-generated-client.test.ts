@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import openApiDocument from '@animal-store/contract/openapi.json';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
-const DOCUMENT = require.resolve('@animal-store/contract/openapi.json');
 const OPENAPI_TYPESCRIPT = join(
   dirname(require.resolve('openapi-typescript/package.json')),
   'bin',
@@ -157,9 +157,11 @@ it('openapi-typescript (defaults) + openapi-fetch: the consumer type-checks unde
   await writeFile(join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   await writeFile(join(folder, 'consumer.ts'), CONSUMER);
+  // Imported, not located: the workspace reads the document from the contract's sources.
+  await writeFile(join(folder, 'openapi.json'), JSON.stringify(openApiDocument));
 
   // No options but the output file: openapi-typescript's defaults.
-  await run(process.execPath, [OPENAPI_TYPESCRIPT, DOCUMENT, '--output', 'schema.d.ts'], {
+  await run(process.execPath, [OPENAPI_TYPESCRIPT, 'openapi.json', '--output', 'schema.d.ts'], {
     cwd: folder,
   });
 

@@ -1,11 +1,12 @@
-import { deprecationHeadersOf } from '@animal-store/contract';
+import { deprecationHeadersOf, type RouteMetadata } from '@animal-store/contract';
+import { type ApiUnderTest, operationsUnderTest } from '../api-under-test.js';
 import { expectHeader, expectHeaderValue, expectThat } from '../expectations.js';
 import type { Exchange } from '../http/exchange.js';
-import { type Operation, operationName, operations, pathOf } from '../operations.js';
+import { type Operation, operationName, pathOf } from '../operations.js';
 import type { Rule, RuleGroup } from '../rule.js';
 
 function expectDeprecationHeaders(operation: Operation, exchange: Exchange): void {
-  const headers = deprecationHeadersOf(operation);
+  const headers = deprecationHeadersOf(operation.route as { metadata: RouteMetadata });
   if (headers === undefined) return;
   expectHeaderValue(exchange, 'Deprecation', headers.Deprecation);
   expectHeaderValue(exchange, 'Sunset', headers.Sunset);
@@ -18,17 +19,21 @@ function expectDeprecationHeaders(operation: Operation, exchange: Exchange): voi
   );
 }
 
-const deprecatedOperationRules: Rule[] = operations()
-  .filter((operation) => deprecationHeadersOf(operation) !== undefined)
-  .map((operation) => ({
-    name: `${operationName(operation)} is deprecated: its answers, errors included, carry Deprecation, Sunset and the successor's Link`,
-    async check(probe) {
-      const exchange = await probe.send({ method: operation.method, target: pathOf(operation) });
-      expectDeprecationHeaders(operation, exchange);
-    },
-  }));
-
-export const deprecationRules: RuleGroup = {
+/** Every deprecated operation says so in each answer, errors included. */
+export const deprecationRules = (api: ApiUnderTest): RuleGroup => ({
   name: 'Deprecation',
-  rules: deprecatedOperationRules,
-};
+  rules: operationsUnderTest(api)
+    .filter(({ route }) => deprecationHeadersOf(route as { metadata: RouteMetadata }) !== undefined)
+    .map(
+      (operation): Rule => ({
+        name: `${operationName(operation)} is deprecated: its answers, errors included, carry Deprecation, Sunset and the successor's Link`,
+        async check(probe) {
+          const exchange = await probe.send({
+            method: operation.route.method,
+            target: pathOf(operation),
+          });
+          expectDeprecationHeaders(operation, exchange);
+        },
+      }),
+    ),
+});

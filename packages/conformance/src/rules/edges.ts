@@ -1,7 +1,7 @@
-import { ErrorBodySchema, type ErrorCode } from '@animal-store/contract';
-import { expectError, expectHeader } from '../expectations.js';
+import type { ErrorCode } from '@animal-store/contract';
+import { expectError, expectHeader, skipIfAnsweredInFront } from '../expectations.js';
 import type { Exchange, RequestSpec } from '../http/exchange.js';
-import { type RuleGroup, skip } from '../rule.js';
+import type { RuleGroup } from '../rule.js';
 
 /** The most request header bytes a deployment reads (docs/interface.md, "Size limits and bodies"). */
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -23,33 +23,11 @@ export const OVERSIZED_HEADERS: Pick<RequestSpec, 'headers' | 'headerShell'> = {
 };
 
 /**
- * Whether the answer is a refusal by something in front of the service rather than the
- * service's: every answer of the service, those to requests its HTTP parser refuses included,
- * carries `X-Request-Id`, and every refusal an Error body. A proxy refusing a request it finds
- * too large or malformed itself answers with neither, and the service never sees it.
- */
-function answeredInFront({ response }: Exchange): boolean {
-  // A refusal (4xx): a proxy's 502 or 503 says the service is away, not that it was not asked.
-  const refusal = response.status >= 400 && response.status < 500;
-  if (!refusal || response.headers['x-request-id'] !== undefined) return false;
-  try {
-    return !ErrorBodySchema.safeParse(JSON.parse(response.body)).success;
-  } catch {
-    return true;
-  }
-}
-
-/**
  * The answer is `code`'s Error, unless something in front answered instead: then the rule cannot
  * be told from here, and is skipped saying so.
  */
 function expectRefusal(exchange: Exchange, code: ErrorCode): void {
-  if (answeredInFront(exchange)) {
-    const { status, statusText, headers } = exchange.response;
-    skip(
-      `answered ${status} ${statusText} by something in front of the service, it seems (no X-Request-Id, no Error body; ${headers['content-type'] ?? 'no Content-Type'}): a proxy refusing the request itself, so the service's answer cannot be seen from here`,
-    );
-  }
+  skipIfAnsweredInFront(exchange);
   expectError(exchange, code);
   expectHeader(exchange, 'X-Request-Id');
 }

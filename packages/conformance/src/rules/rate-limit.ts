@@ -1,4 +1,5 @@
 import { petsContract } from '@animal-store/contract';
+import { budgetOf } from '../budget.js';
 import {
   expectBody,
   expectError,
@@ -78,10 +79,8 @@ function windowsOf(exchange: Exchange, { reset }: RateLimitHeaders): Window[] {
 
 const WINDOW_NAME: Record<Window, string> = { perMinute: 'per minute', perDay: 'per day' };
 
-/** Documents are counted per client IP even with a key (docs/interface.md, "Who is counted"). */
-const countedPerIp = (exchange: Exchange) =>
-  exchange.request.credential !== 'key' ||
-  /\/(v1\/openapi\.json|docs)\b/.test(exchange.request.url);
+const countedPerIp = ({ request }: Exchange) =>
+  budgetOf({ credential: request.credential, target: request.url }) === 'ip';
 
 function expectPlanLimit(
   exchange: Exchange,

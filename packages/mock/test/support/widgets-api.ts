@@ -6,7 +6,8 @@
  */
 import { ERROR_MESSAGES, errorBodyOf, type Pet } from '@animal-store/contract';
 import { buildOpenApiDocumentFor } from '@animal-store/contract/openapi';
-import { fixtureContract, type Widget, type WidgetValues } from '@animal-store/fixture-contract';
+import { fixtureContract } from '@animal-store/fixture-contract';
+import { createWidgetStore, type WidgetStore } from '@animal-store/fixture-contract/widget-store';
 import { defineMockApi, type Implementations } from '../../src/mocked-api.js';
 import { IdempotencyRecords } from '../../src/pets/idempotency.js';
 import { PageCursors } from '../../src/pets/page-cursor.js';
@@ -24,37 +25,6 @@ class FixturePetStore extends PetStore {
     return { ...pet };
   }
 }
-
-/** Widgets in memory, in the order they were made, one per Idempotency-Key. */
-function createWidgetStore() {
-  const widgets = new Map<number, Widget>();
-  const byIdempotencyKey = new Map<string, Widget>();
-  let lastId = 0;
-  return {
-    list: (colour?: Widget['colour']) =>
-      [...widgets.values()].filter((widget) => !colour || widget.colour === colour),
-    find: (id: number) => widgets.get(id),
-    create(values: WidgetValues, idempotencyKey: string): Widget {
-      const earlier = byIdempotencyKey.get(idempotencyKey);
-      if (earlier) return earlier;
-      lastId += 1;
-      const widget = { id: lastId, ...values };
-      widgets.set(widget.id, widget);
-      byIdempotencyKey.set(idempotencyKey, widget);
-      return widget;
-    },
-    update(id: number, changes: Partial<WidgetValues>): Widget | undefined {
-      const widget = widgets.get(id);
-      if (!widget) return undefined;
-      const changed = { ...widget, ...changes };
-      widgets.set(id, changed);
-      return changed;
-    },
-    remove: (id: number) => widgets.delete(id),
-  };
-}
-
-type WidgetStore = ReturnType<typeof createWidgetStore>;
 
 const noWidget = (id: number) => ({
   status: 404 as const,
