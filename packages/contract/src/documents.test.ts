@@ -18,13 +18,17 @@ const MARKER = '<!-- names every operation -->';
 /** Folders no document of ours is in: what is installed, built or recorded from a release. */
 const NOT_OURS = new Set(['node_modules', 'dist', '.git', '.turbo', 'released']);
 
-/** Every Markdown file of the repository, by its path from the root. */
-async function documents(): Promise<string[]> {
-  const entries = await readdir(ROOT, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => `${entry.parentPath}/${entry.name}`.slice(ROOT.length))
-    .filter((path) => !path.split('/').some((folder) => NOT_OURS.has(folder)));
+/** Every Markdown file of the repository, by its path from the root; `NOT_OURS` is not entered. */
+async function documents(folder = ''): Promise<string[]> {
+  const entries = await readdir(`${ROOT}${folder}`, { withFileTypes: true });
+  const found = await Promise.all(
+    entries.map(async (entry) => {
+      const path = `${folder}${entry.name}`;
+      if (entry.isDirectory()) return NOT_OURS.has(entry.name) ? [] : documents(`${path}/`);
+      return entry.isFile() && entry.name.endsWith('.md') ? [path] : [];
+    }),
+  );
+  return found.flat();
 }
 
 const OPERATIONS = operationsOf(contract).map(({ name }) => name);
