@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReplyContinuation } from './adapters/continued-replies.js';
 import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
+import { isDatabaseFault } from './database-faults.js';
 import { migrateDatabase } from './migrate.js';
 import { dropDatabase, postgresUrl, uniqueDatabaseName } from './test-fixtures/postgres.js';
 
@@ -205,6 +206,29 @@ describe('createPrismaClient on PostgreSQL', () => {
     await held;
     const second = db.$transaction((tx) => tx.pet.count());
     await expect(Promise.all([first, second])).resolves.toEqual([undefined, 0]);
+  });
+
+  it('fails a transaction that gets no connection within connectTimeoutMs as a database fault (the server answers 503)', async () => {
+    const db = connect({ poolSize: 1, connectTimeoutMs: 300 });
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const first = db.$transaction(async (tx) => {
+      await tx.pet.count();
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    });
+    await held;
+    const refused = await db
+      .$transaction((tx) => tx.pet.count())
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(Error);
+    expect(isDatabaseFault(refused)).toBe(true);
+    await first;
   });
 
   it('tells how its pool stands: connections open, idle, and queries waiting for one', async () => {

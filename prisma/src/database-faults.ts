@@ -14,6 +14,9 @@ const UNAVAILABLE_CODES = new Set([
   'P1008',
   'P1017',
   'P2024',
+  // A transaction that got no connection within its wait (the pool stayed busy past the
+  // connect deadline), or ran past its own deadline: the database could not serve in time.
+  'P2028',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
