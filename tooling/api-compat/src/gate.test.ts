@@ -58,13 +58,22 @@ describe('the gate', () => {
     expect(gateFailures({ ...input, bumps: firstRelease, unreleased: [newcomer] })).toEqual([]);
   });
 
-  it('passes changes that are not breaking, with or without a changeset', () => {
+  it('fails on a change no pending changeset releases: an addition needs a minor, anything else a patch', () => {
+    const gate = (changes: ApiChange[], pending: Map<string, Bump>) =>
+      gateFailures({ changes, reports: [], bumps: pending, packages: PACKAGES });
+    const unreleased = expect.stringMatching(
+      /^1 API change since the last release that no pending changeset releases/,
+    );
+    expect(gate([change('non-breaking')], bumps('none', 'none'))).toEqual([unreleased]);
+    expect(gate([change('non-breaking')], bumps('patch', 'patch'))).toEqual([unreleased]);
+    expect(gate([change('review')], bumps('none', 'none'))).toEqual([unreleased]);
+    expect(gate([change('documentation')], bumps('none', 'none'))).toEqual([unreleased]);
+    expect(gate([change('review'), change('documentation')], bumps('patch', 'patch'))).toEqual([]);
     const changes = [change('non-breaking'), change('review'), change('documentation')];
-    for (const pending of [bumps('none', 'none'), bumps('patch', 'patch')]) {
-      expect(gateFailures({ changes, reports: [], bumps: pending, packages: PACKAGES })).toEqual(
-        [],
-      );
+    for (const pending of [bumps('minor', 'minor'), bumps('major', 'major')]) {
+      expect(gate(changes, pending)).toEqual([]);
     }
+    expect(gate([], bumps('none', 'none'))).toEqual([]);
   });
 
   it('fails on a changed TypeScript API whose report was not updated, whatever the bump', () => {
