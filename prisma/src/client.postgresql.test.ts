@@ -191,44 +191,39 @@ describe('createPrismaClient on PostgreSQL', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
   });
 
-  it('lets a transaction wait for a connection as long as connectTimeoutMs, not Prisma’s 2 s beside it', async () => {
-    const db = connect({ poolSize: 1, connectTimeoutMs: 10_000 });
+  /**
+   * Holds the only connection of `db`'s pool in a transaction for `ms`; resolves once it is held,
+   * with the transaction's end.
+   */
+  async function holdingTheOnlyConnection(db: DatabaseClient, ms: number) {
     let holding = () => {};
     const held = new Promise<void>((resolve) => {
       holding = resolve;
     });
-    // The only connection is held past 2 s by one transaction while another waits for it.
-    const first = db.$transaction(async (tx) => {
+    const transaction = db.$transaction(async (tx) => {
       await tx.pet.count();
       holding();
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await new Promise((resolve) => setTimeout(resolve, ms));
     });
     await held;
+    return { ended: transaction };
+  }
+
+  it('lets a transaction wait for a connection as long as connectTimeoutMs, not Prisma’s 2 s beside it', async () => {
+    const db = connect({ poolSize: 1, connectTimeoutMs: 10_000 });
+    // The only connection is held past 2 s by one transaction while another waits for it.
+    const first = await holdingTheOnlyConnection(db, 2_500);
     const second = db.$transaction((tx) => tx.pet.count());
-    await expect(Promise.all([first, second])).resolves.toEqual([undefined, 0]);
+    await expect(Promise.all([first.ended, second])).resolves.toEqual([undefined, 0]);
   });
 
   it('fails a transaction that gets no connection within connectTimeoutMs as a database fault (the server answers 503)', async () => {
     const db = connect({ poolSize: 1, connectTimeoutMs: 300 });
-    let holding = () => {};
-    const held = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
-    const first = db.$transaction(async (tx) => {
-      await tx.pet.count();
-      holding();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    });
-    await held;
-    const refused = await db
-      .$transaction((tx) => tx.pet.count())
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+    const first = await holdingTheOnlyConnection(db, 1_000);
+    const refused = await db.$transaction((tx) => tx.pet.count()).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Error);
     expect(isDatabaseFault(refused)).toBe(true);
-    await first;
+    await first.ended;
   });
 
   it('tells how its pool stands: connections open, idle, and queries waiting for one', async () => {
