@@ -1,3 +1,5 @@
+/** The animals a mock with no seed of its own serves, as `pnpm dev` seeds them. */
+export { DEMO_PETS } from '@animal-store/contract/examples';
 export type { MockKeyring, MockKeys, NewMockKey } from './api-keys.js';
 export type { AnimalStoreMock, MockConnection } from './api-mock.js';
 export { type MockClock, manualClock, systemClock } from './clock.js';
@@ -6,4 +8,3 @@ export type { Misbehaviour } from './misbehaviour.js';
 export { createMock } from './mock.js';
 export type { MockOptions } from './mock-options.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './node-server.js';
-export { DEMO_PETS } from './pets/seed.js';

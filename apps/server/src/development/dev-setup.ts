@@ -7,7 +7,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Pet } from '@animal-store/contract';
+import { DEMO_PETS } from '@animal-store/contract/examples';
 import { createPrismaClient, type DatabaseClient, migrateDatabase } from '@animal-store/db';
 import { z } from 'zod';
 import { configOrExit, DATA_FOLDER } from '../config.js';
@@ -16,15 +16,6 @@ import { createPetStore } from '../pets/pet-store.js';
 import { exitWhenIdle } from '../process-exit.js';
 
 const DEV_KEY_FILE = join(DATA_FOLDER, 'dev-api-key.json');
-
-const SAMPLE_ANIMALS: Omit<Pet, 'id'>[] = [
-  { name: 'Biscuit', categoryId: 1, status: 'available' },
-  { name: 'Pepper', categoryId: 1, status: 'pending' },
-  { name: 'Mochi', categoryId: 2, status: 'available' },
-  { name: 'Sir Hopsalot', categoryId: 3, status: 'sold' },
-  { name: 'Kiwi', categoryId: 4, status: 'available' },
-  { name: 'Nemo', categoryId: 5, status: 'pending' },
-];
 
 const SavedKeySchema = z.object({ databaseUrl: z.string(), key: z.string() });
 type SavedKey = z.infer<typeof SavedKeySchema>;
@@ -60,8 +51,8 @@ async function developmentKey(db: DatabaseClient, databaseUrl: string): Promise<
 
 async function seedAnimals(db: DatabaseClient): Promise<number> {
   if ((await db.pet.count()) > 0) return 0;
-  await createPetStore(db).insertPets(SAMPLE_ANIMALS);
-  return SAMPLE_ANIMALS.length;
+  await createPetStore(db).insertPets(DEMO_PETS);
+  return DEMO_PETS.length;
 }
 
 const config = configOrExit();

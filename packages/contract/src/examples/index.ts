@@ -7,6 +7,8 @@ import { contract } from '../index.js';
 import { type ContractExamples, examplesOf } from './example.js';
 import { PETS_EXAMPLES } from './pets.examples.js';
 
+export { DEMO_PETS } from './demo-pets.js';
+
 export {
   type ContractExamples,
   type Example,
