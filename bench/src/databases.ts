@@ -16,16 +16,19 @@ export async function freshSqliteFile(tempFolder: string, label: string): Promis
   return join(folder, 'bench.db');
 }
 
-async function dropPostgresDatabase(name: string): Promise<void> {
+async function onPostgresServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${POSTGRES_SERVER}/postgres` });
   await client.connect();
   try {
-    // FORCE: a server that did not stop in time must not keep its database alive.
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(sql);
   } finally {
     await client.end();
   }
 }
+
+// FORCE: a server that did not stop in time must not keep its database alive.
+const dropPostgresDatabase = (name: string) =>
+  onPostgresServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 
 /**
  * The DATABASE_URL of a database nobody has used: a new SQLite file, or the URL of a PostgreSQL
@@ -38,8 +41,23 @@ export async function freshDatabaseUrl(
   label: string,
 ): Promise<string> {
   if (kind === 'sqlite') return `file:${await freshSqliteFile(tempFolder, label)}`;
+  return `${POSTGRES_SERVER}/${freshPostgresName(label)}`;
+}
+
+/** A name no database has yet; the database of that name, once made, is dropped at cleanup. */
+function freshPostgresName(label: string): string {
   const name = `animal_store_bench_${label.toLowerCase().replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
   onCleanup(`drop PostgreSQL database ${name}`, () => dropPostgresDatabase(name));
+  return name;
+}
+
+/**
+ * An empty PostgreSQL database of its own, made now, for a server that does not create its
+ * database (the bare baseline); dropped at cleanup.
+ */
+export async function createdPostgresDatabase(label: string): Promise<string> {
+  const name = freshPostgresName(label);
+  await onPostgresServer(`CREATE DATABASE "${name}"`);
   return `${POSTGRES_SERVER}/${name}`;
 }
 

@@ -1,6 +1,6 @@
 /**
- * `pnpm bench`: builds the production server, runs it and a bare node:http + SQLite baseline
- * under the same load, and reports our throughput as a ratio of the baseline's. See README.md.
+ * `pnpm bench`: builds the production server, runs it and a bare node:http baseline on the same
+ * database (SQLite, or PostgreSQL + Redis) under the same load, and reports our throughput as a ratio of the baseline's. See README.md.
  *
  * Started as `node --import tsx`, not through the tsx CLI: the CLI relays Ctrl-C to this process
  * and kills it when it does not acknowledge within 30 ms, which a process busy generating load
@@ -135,7 +135,7 @@ async function main(options: BenchOptions): Promise<void> {
     ),
   );
   if (options.soakSeconds !== undefined) return runSoak(options, ours, header);
-  const targets = [deployed(bareTarget(settings)), ours];
+  const targets = [deployed(bareTarget(settings, options.database)), ours];
   if (compared) {
     targets.push(
       deployed(

@@ -11,8 +11,8 @@ export const USAGE = `Usage: pnpm bench [options]
   --rounds N                 runs of each scenario against each server, taking turns; the
                              report gives each server's median round (default 1)
   --scenarios a,b,c          some of: ${SCENARIO_NAMES.join(', ')} (default: all)
-  --db sqlite|postgres       database of the API servers (default sqlite; the bare baseline is
-                             always SQLite)
+  --db sqlite|postgres       database of the servers, the bare baseline's too (default sqlite;
+                             postgres: with rate limits in Redis when it answers)
   --compare <revision>       also bench the server of a git revision, built in a temporary worktree
   --soak S                   instead of the scenarios: mixed for S seconds against our server,
                              with ~2% hostile requests, sampled every 10 s

@@ -26,14 +26,18 @@ export async function expectStatus(
 }
 
 /**
- * Creates SEED_PETS pets through the API, SEED_CONCURRENCY at a time, and returns their ids:
- * the `get` scenarios ask for pets that exist.
+ * Creates `count` pets (SEED_PETS unless a test asks for fewer) through the API,
+ * SEED_CONCURRENCY at a time, and returns their ids: the `get` scenarios ask for pets that exist.
  */
-export async function seedPets(server: RunningServer, apiKey: string): Promise<number[]> {
+export async function seedPets(
+  server: Pick<RunningServer, 'origin' | 'label'>,
+  apiKey: string,
+  count = SEED_PETS,
+): Promise<number[]> {
   const ids: number[] = [];
   let next = 0;
   async function worker() {
-    while (next < SEED_PETS) {
+    while (next < count) {
       const index = next;
       next += 1;
       const response = await fetch(`${server.origin}/v1/pets`, {

@@ -1,8 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '@animal-store/local-ports';
 import { BENCH_QUOTA, createEnterpriseKey } from './api-keys.js';
-import { type DatabaseKind, freshDatabaseUrl, freshSqliteFile } from './databases.js';
+import {
+  createdPostgresDatabase,
+  type DatabaseKind,
+  freshDatabaseUrl,
+  freshSqliteFile,
+} from './databases.js';
 import { BENCH_ROOT } from './repository.js';
 import { type RunningServer, startServer } from './server-process.js';
 
@@ -57,16 +62,33 @@ function nodeFlags(settings: RunSettings, name: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfileFolder, name)}`];
 }
 
-/** The bare node:http + libsql server in this package (always SQLite). */
-export function bareTarget(settings: RunSettings): BenchTarget {
+const BARE_DESCRIPTIONS: Record<DatabaseKind, string> = {
+  sqlite: 'node:http + libsql, no framework (bench/src/baseline), SQLite',
+  postgres:
+    'node:http + pg (named statements, a pool of 10) + ioredis, no framework (bench/src/baseline), PostgreSQL',
+};
+
+/**
+ * The bare node:http server in this package, on the database the API servers run on: a SQLite
+ * file through libsql, or a PostgreSQL database of its own through pg with rate limits counted
+ * in the run's Redis database (in-process, as the API servers then do, when Redis does not answer).
+ */
+export function bareTarget(settings: RunSettings, database: DatabaseKind): BenchTarget {
   return {
     name: 'bare',
-    description: 'node:http + libsql, no framework (bench/src/baseline), SQLite',
-    database: 'sqlite',
+    description: `${BARE_DESCRIPTIONS[database]}${database === 'postgres' && settings.redisUrl ? ' + Redis' : ''}`,
+    database,
     isBaseline: true,
     async start() {
-      const databasePath = await freshSqliteFile(settings.tempFolder, 'bare');
+      const storage: Record<string, string> =
+        database === 'sqlite'
+          ? { DATABASE_PATH: await freshSqliteFile(settings.tempFolder, 'bare') }
+          : {
+              DATABASE_URL: await createdPostgresDatabase('bare'),
+              ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
+            };
       const keyFile = join(settings.tempFolder, 'bare', 'key.json');
+      await mkdir(join(settings.tempFolder, 'bare'), { recursive: true });
       const port = await freePort();
       const server = await startServer({
         label: 'bare',
@@ -77,7 +99,7 @@ export function bareTarget(settings: RunSettings): BenchTarget {
         env: serverEnvironment(settings, {
           PORT: String(port),
           HOST: '127.0.0.1',
-          DATABASE_PATH: databasePath,
+          ...storage,
           KEY_FILE: keyFile,
           KEY_PER_MINUTE: String(BENCH_QUOTA.perMinute),
           KEY_PER_DAY: String(BENCH_QUOTA.perDay),

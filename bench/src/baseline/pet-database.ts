@@ -1,31 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import Database from 'libsql';
-
-export type PetStatus = 'available' | 'pending' | 'sold';
-
-export interface Pet {
-  id: number;
-  name: string;
-  categoryId: number;
-  status: PetStatus;
-}
-
-export interface KeyRow {
-  id: string;
-  perMinute: number;
-  perDay: number;
-}
-
-export interface IdempotencyClaim {
-  scope: string;
-  key: string;
-  requestHash: string;
-}
-
-export type CreateOnceResult =
-  | { outcome: 'created' | 'replayed'; pet: Pet }
-  | { outcome: 'conflict' }
-  | { outcome: 'missing' };
+import {
+  type CreateOnceResult,
+  hashSecret,
+  type IdempotencyClaim,
+  type KeyRow,
+  type NewPet,
+  type Pet,
+  type PetStatus,
+  type PetStore,
+  type StoredPet,
+} from './pet-store.js';
 
 /** The server's tables, reduced to the columns these operations read and write. */
 const SCHEMA = `
@@ -69,8 +54,6 @@ const toStoredName = (name: string) => name.replaceAll('\\', '\\\\').replaceAll(
 const fromStoredName = (stored: string) =>
   stored.replace(/\\([\\0])/g, (_, char: string) => (char === '0' ? NUL : '\\'));
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
-
 /** SQLite through libsql's synchronous API: prepared once, WAL, durable commits like the server's. */
 export function openPetDatabase(path: string) {
   const db = new Database(path, { timeout: 3_000 });
@@ -110,25 +93,27 @@ export function openPetDatabase(path: string) {
     return { id, name: fromStoredName(name), categoryId, status };
   };
 
-  function findPet(id: number): Pet | undefined {
+  const stored = (pet: Pet): StoredPet => ({ id: pet.id, json: JSON.stringify(pet) });
+
+  function findPet(id: number): StoredPet | undefined {
     const row = statements.findPet.get(id);
-    return row ? toPet(row) : undefined;
+    return row ? stored(toPet(row)) : undefined;
   }
 
-  function insertPet(pet: Omit<Pet, 'id'>): Pet {
+  function insertPet(pet: NewPet): StoredPet {
     const { lastInsertRowid } = statements.insertPet.run(
       toStoredName(pet.name),
       pet.categoryId,
       pet.status,
       Date.now(),
     );
-    return { id: Number(lastInsertRowid), ...pet };
+    return stored({ id: Number(lastInsertRowid), ...pet });
   }
 
   // The replay check and the insert run in one transaction: the same key sent twice at once
   // creates one pet.
   const createOnceInTransaction = db.transaction(
-    (pet: Omit<Pet, 'id'>, claim: IdempotencyClaim): CreateOnceResult => {
+    (pet: NewPet, claim: IdempotencyClaim): CreateOnceResult => {
       const now = Date.now();
       const record = statements.findRecord.get(claim.scope, claim.key) as
         | { requestHash: string; petId: number; createdAt: number }
@@ -145,7 +130,7 @@ export function openPetDatabase(path: string) {
     },
   );
 
-  return {
+  const store = {
     ping: () => statements.ping.get(),
     findKey: (secretHash: string) => statements.findKey.get(secretHash) as KeyRow | undefined,
     /** A new key with these limits; the secret is returned once and only its hash is stored. */
@@ -156,17 +141,22 @@ export function openPetDatabase(path: string) {
       return secret;
     },
     findPet,
-    listPets(filter: { status: PetStatus | undefined; afterId: number; limit: number }): Pet[] {
+    listPets(filter: { status: PetStatus | undefined; afterId: number; limit: number }) {
+      // One more than asked, to know whether a next page follows.
       const rows =
         filter.status === undefined
-          ? statements.listAll.all(filter.afterId, filter.limit)
-          : statements.listByStatus.all(filter.status, filter.afterId, filter.limit);
-      return rows.map(toPet);
+          ? statements.listAll.all(filter.afterId, filter.limit + 1)
+          : statements.listByStatus.all(filter.status, filter.afterId, filter.limit + 1);
+      const pets = rows.slice(0, filter.limit).map(toPet);
+      const last = pets.at(-1);
+      const nextAfterId = rows.length > filter.limit && last ? last.id : undefined;
+      return { json: JSON.stringify(pets), nextAfterId };
     },
     createPet: insertPet,
-    createPetOnce: (pet: Omit<Pet, 'id'>, claim: IdempotencyClaim) =>
+    createPetOnce: (pet: NewPet, claim: IdempotencyClaim) =>
       createOnceInTransaction.immediate(pet, claim),
   };
+  return store satisfies PetStore;
 }
 
 export type PetDatabase = ReturnType<typeof openPetDatabase>;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJsonBody } from './json-body.js';
 import type { PageCursors } from './page-cursor.js';
-import type { PetDatabase } from './pet-database.js';
-import { ClientError, sendJson, validationFailed } from './responses.js';
+import { type CreateOnceResult, type PetStore, whenReady } from './pet-store.js';
+import { ClientError, sendJsonText, validationFailed } from './responses.js';
 import { checkIdempotencyKey, checkListQuery, checkNewPet, petIdFrom } from './validation.js';
 
 /** Key order does not change a JSON object, so it does not change its hash (bodies are flat). */
@@ -16,8 +16,8 @@ function requestHashOf(body: Record<string, unknown>): string {
     .digest('base64url');
 }
 
-export function createPetOperations(db: PetDatabase, cursors: PageCursors) {
-  function listPets(req: IncomingMessage, res: ServerResponse, query: string): void {
+export function createPetOperations(db: PetStore, cursors: PageCursors) {
+  function listPets(req: IncomingMessage, res: ServerResponse, query: string) {
     const checked = checkListQuery(new URLSearchParams(query));
     if (!checked.ok) throw validationFailed(checked.details);
     const { limit, status, cursor } = checked.value;
@@ -32,16 +32,15 @@ export function createPetOperations(db: PetDatabase, cursors: PageCursors) {
       }
       afterId = decoded;
     }
-    const rows = db.listPets({ status, afterId, limit: limit + 1 });
-    const pets = rows.slice(0, limit);
-    const last = pets.at(-1);
-    if (rows.length > limit && last) {
-      const next = new URLSearchParams({ limit: String(limit) });
-      if (status) next.set('status', status);
-      next.set('cursor', cursors.encode(last.id));
-      res.setHeader('Link', `<http://${req.headers.host}/v1/pets?${next}>; rel="next"`);
-    }
-    sendJson(res, 200, pets);
+    return whenReady(db.listPets({ status, afterId, limit }), (page) => {
+      if (page.nextAfterId !== undefined) {
+        const next = new URLSearchParams({ limit: String(limit) });
+        if (status) next.set('status', status);
+        next.set('cursor', cursors.encode(page.nextAfterId));
+        res.setHeader('Link', `<http://${req.headers.host}/v1/pets?${next}>; rel="next"`);
+      }
+      sendJsonText(res, 200, page.json);
+    });
   }
 
   async function createPet(req: IncomingMessage, res: ServerResponse, scope: string) {
@@ -50,10 +49,10 @@ export function createPetOperations(db: PetDatabase, cursors: PageCursors) {
     const pet = checkNewPet(body);
     const details = [...(key.ok ? [] : key.details), ...(pet.ok ? [] : pet.details)];
     if (!key.ok || !pet.ok) throw validationFailed(details);
-    const result =
+    const result: CreateOnceResult =
       key.value === undefined
-        ? { outcome: 'created' as const, pet: db.createPet(pet.value) }
-        : db.createPetOnce(pet.value, {
+        ? { outcome: 'created', pet: await db.createPet(pet.value) }
+        : await db.createPetOnce(pet.value, {
             scope,
             key: key.value,
             requestHash: requestHashOf(body as Record<string, unknown>),
@@ -69,15 +68,16 @@ export function createPetOperations(db: PetDatabase, cursors: PageCursors) {
     }
     res.setHeader('Location', `/v1/pets/${result.pet.id}`);
     if (result.outcome === 'replayed') res.setHeader('Idempotent-Replayed', 'true');
-    sendJson(res, 201, result.pet);
+    sendJsonText(res, 201, result.pet.json);
   }
 
-  function getPet(res: ServerResponse, segment: string): void {
+  function getPet(res: ServerResponse, segment: string) {
     const id = petIdFrom(segment);
     if (id === undefined) throw new ClientError('not_found', 'No resource exists at this path.');
-    const pet = db.findPet(id);
-    if (!pet) throw new ClientError('not_found', `No pet has id ${id}.`);
-    sendJson(res, 200, pet);
+    return whenReady(db.findPet(id), (pet) => {
+      if (!pet) throw new ClientError('not_found', `No pet has id ${id}.`);
+      sendJsonText(res, 200, pet.json);
+    });
   }
 
   return { listPets, createPet, getPet };

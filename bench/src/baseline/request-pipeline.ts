@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hashSecret, type KeyRow, type PetDatabase } from './pet-database.js';
 import type { PetOperations } from './pet-operations.js';
+import {
+  hashSecret,
+  type KeyRow,
+  type MaybePromise,
+  type PetStore,
+  whenReady,
+} from './pet-store.js';
 import type { RateLimits } from './rate-limits.js';
 import type { createRequestLog } from './request-log.js';
 import { ClientError, sendError, sendJson } from './responses.js';
@@ -39,16 +45,19 @@ function routeOf(path: string): { route: Route; segment?: string } | undefined {
   return segment === undefined ? undefined : { route: 'pet', segment };
 }
 
+type Caller = KeyRow | 'invalid' | undefined;
+
 /** A valid key's row, `invalid` for a credential that is not one, undefined for none sent. */
-function callerOf(req: IncomingMessage, db: PetDatabase): KeyRow | 'invalid' | undefined {
+function callerOf(req: IncomingMessage, db: PetStore): MaybePromise<Caller> {
   const header = req.headers.authorization;
   if (header === undefined || header.trim() === '') return undefined;
   const secret = BEARER.exec(header)?.[1];
-  return (secret && db.findKey(hashSecret(secret))) || 'invalid';
+  if (!secret) return 'invalid';
+  return whenReady(db.findKey(hashSecret(secret)), (key): Caller => key ?? 'invalid');
 }
 
 export interface PipelineDeps {
-  db: PetDatabase;
+  db: PetStore;
   operations: PetOperations;
   admit: RateLimits;
   log: ReturnType<typeof createRequestLog>;
@@ -74,13 +83,17 @@ export function createRequestPipeline({ db, operations, admit, log }: PipelineDe
       (match?.route === 'readyz' || match?.route === 'healthz') && allowed.includes(method);
 
     // Probes are counted per IP whatever they carry, so they never look a key up.
-    const caller = site ? undefined : callerOf(req, db);
+    // Awaited only when the store or the counters answer later (PostgreSQL, Redis): SQLite's
+    // requests go through in the turn that read them.
+    const found = site ? undefined : callerOf(req, db);
+    const caller = found instanceof Promise ? await found : found;
     const key = typeof caller === 'object' ? caller : undefined;
-    const verdict = admit(
+    const decided = admit(
       key ? `key:${key.id}` : `ip:${req.socket.remoteAddress}`,
       key ?? ANONYMOUS_QUOTA,
       Date.now(),
     );
+    const verdict = decided instanceof Promise ? await decided : decided;
     for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
     if (!verdict.allowed) {
       throw new ClientError(
@@ -99,8 +112,7 @@ export function createRequestPipeline({ db, operations, admit, log }: PipelineDe
     }
     if (match.route === 'healthz') return sendJson(res, 200, { status: 'ok' });
     if (match.route === 'readyz') {
-      db.ping();
-      return sendJson(res, 200, { status: 'ok' });
+      return whenReady(db.ping(), () => sendJson(res, 200, { status: 'ok' }));
     }
     if (!key) {
       const sent = caller === 'invalid';

@@ -29,7 +29,11 @@ export class ClientError extends Error {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** A body already written as JSON (by JSON.stringify, or by the database). */
+export function sendJsonText(res: ServerResponse, status: number, payload: string): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),

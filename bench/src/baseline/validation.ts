@@ -1,4 +1,4 @@
-import type { Pet, PetStatus } from './pet-database.js';
+import type { NewPet, PetStatus } from './pet-store.js';
 
 export interface Detail {
   path: string;
@@ -88,7 +88,7 @@ function categoryProblem(categoryId: unknown): string | undefined {
 }
 
 /** createPet's body: exactly `name`, `categoryId` and an optional `status`. */
-export function checkNewPet(body: unknown): Checked<Omit<Pet, 'id'>> {
+export function checkNewPet(body: unknown): Checked<NewPet> {
   if (body === undefined) {
     return {
       ok: false,
