@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
 import { createLogger } from '../../src/logger.js';
+import { TestClock } from '../../testing/test-clock.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from '../../testing/test-database.js';
 import { SHARED_REDIS_URL } from '../../testing/test-services.js';
 import { awayFromMinuteEnd } from '../support/minute-window.js';
@@ -87,7 +88,10 @@ describe('Rate limits in Redis, across instances', () => {
       keyPrefix: `test:${randomUUID()}:`,
     });
     expect(await rateLimits.connected()).toBe(true);
-    const api = await startTestServer({ rateLimits, now: () => Date.UTC(2026, 2, 10, 12, 0, 30) });
+    const api = await startTestServer({
+      rateLimits,
+      clock: new TestClock(Date.UTC(2026, 2, 10, 12, 0, 30)),
+    });
     try {
       const key = await api.createKey({ label: 'free', plan: 'free' });
       const responses = await Promise.all(
@@ -212,7 +216,7 @@ describe('Redis going away', () => {
     const api = await startTestServer({
       rateLimits,
       logger,
-      now: () => Date.UTC(2026, 2, 10, 12, 0, 30),
+      clock: new TestClock(Date.UTC(2026, 2, 10, 12, 0, 30)),
     });
     const inspector = new Redis(port, '127.0.0.1', { retryStrategy: () => 100 });
     inspector.on('error', () => {});
