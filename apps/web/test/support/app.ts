@@ -1,7 +1,7 @@
 /**
- * What every browser test file starts: a real server process on a fresh SQLite database of its
- * own, the built app served with `/v1` proxied to it, and a Chromium. One per file, so files run
- * in parallel.
+ * What every browser test file starts: a real server (a process, or in this process on a clock
+ * the test moves) on a fresh SQLite database of its own, the built app served with `/v1` proxied
+ * to it, and a Chromium. One per file, so files run in parallel.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
