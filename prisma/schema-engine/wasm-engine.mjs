@@ -89,13 +89,15 @@ export function databaseFlavor(url, { shadowDatabaseUrl } = {}) {
 }
 
 /**
- * The part of the WebAssembly JS API used here, which @types/node 20 does not declare.
+ * The part of the WebAssembly JS API used here, which @types/node 20 does not declare. Read by a
+ * name typed as any string, so that a type check with the DOM's declarations of it (the web app's
+ * tests, which start the server in-process) takes this type as well.
  * @type {{
  *   instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }>,
  *   RuntimeError: ErrorConstructor,
  * }}
  */
-const WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly');
+const WebAssemblyApi = Reflect.get(globalThis, /** @type {string} */ ('WebAssembly'));
 
 /**
  * Where the process keeps the one instantiation. The JS glue keeps the instance in a variable of

@@ -5,6 +5,7 @@ import { type AdmissionStage, createAdmission } from './access/admission.js';
 import { createCallerResolver } from './access/caller.js';
 import type { TrustedProxies } from './access/client-address.js';
 import { createApp } from './app.js';
+import { type Clock, SYSTEM_CLOCKS } from './clock.js';
 import { expressBornMessages } from './departures/express-born-messages.js';
 import {
   answerHalfClosedConnections,
@@ -46,8 +47,12 @@ export interface ApiServerDeps {
   publicUrl?: string | undefined;
   trustProxy?: TrustedProxies;
   validateResponses?: boolean;
-  /** Epoch milliseconds; tests inject a clock to cross minutes and days. */
-  now?: () => number;
+  /**
+   * The time windows, bans, the key recheck period and load shedding's waits are read on: a
+   * test's, which it moves to cross a minute, a ban or a period at once. The system's unless
+   * given (src/clock.ts); main.ts never gives one.
+   */
+  clock?: Clock;
   /** IPv6 clients are counted per network of this prefix length; 64 unless told. */
   ipv6PrefixLength?: number;
   /** Browser origins allowed to call the API (CORS); none by default. */
@@ -70,7 +75,12 @@ export interface ApiServerDeps {
 const CLIENT_DEADLINE_CHECK_MS = 1_000;
 
 /** Load shedding, with its metrics and its log lines: when it begins, and when it ends. */
-function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: AdmissionStage) {
+function loadShedding(
+  deps: ApiServerDeps,
+  metrics: ServerMetrics,
+  admission: AdmissionStage,
+  periods: Clock,
+) {
   const { logger } = deps;
   const limit = new ConcurrencyLimit(deps.concurrencyLimit);
   const shedding = createLoadShedding({
@@ -89,7 +99,7 @@ function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: Ad
         logger.info({ shed: state.shed, forMs: Math.round(state.forMs) }, 'no longer shedding');
       }
     },
-    now: () => performance.now(),
+    now: () => periods.now(),
   });
   metrics.watchLoad({
     limit: () => limit.value,
@@ -102,18 +112,22 @@ function loadShedding(deps: ApiServerDeps, metrics: ServerMetrics, admission: Ad
 /** The app behind a Node HTTP server, with requests the HTTP parser refuses answered too. */
 export function createApiServer(deps: ApiServerDeps): Server {
   const metrics = deps.metrics ?? createServerMetrics();
+  const { windows, periods } = deps.clock
+    ? { windows: deps.clock, periods: deps.clock }
+    : SYSTEM_CLOCKS;
   const resolveCaller = createCallerResolver(
     createApiKeyStore(deps.db),
     deps.tracing ?? TRACING_OFF,
+    periods,
   );
   const admission = createAdmission({
     onDecision: metrics.rateLimitDecision,
     store: deps.rateLimits,
-    now: deps.now ?? Date.now,
+    clock: windows,
     ipv6PrefixLength: deps.ipv6PrefixLength ?? 64,
   });
   const readiness = deps.readiness ?? new Readiness(deps.db);
-  const shedding = loadShedding(deps, metrics, admission);
+  const shedding = loadShedding(deps, metrics, admission, periods);
   const app = createApp({
     ...deps,
     metrics,

@@ -180,6 +180,7 @@ describe('GET /metrics on its own listener', () => {
 
   it('counts rate-limit decisions by outcome, plan and caller kind', async () => {
     const tightKey = await createKeyLimitedTo(2);
+    // A server process reads the wall clock (only an in-process server takes a test's): stay in one minute.
     await awayFromMinuteEnd(10);
     const moved = await across(async () => {
       const statuses = [];

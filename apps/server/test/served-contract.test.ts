@@ -19,6 +19,7 @@ import { createServerMetrics } from '../src/operations/metrics.js';
 import { startTracing } from '../src/tracing/start-tracing.js';
 import type { Tracing } from '../src/tracing/tracing.js';
 import { exampleTransport } from '../testing/example-transport.js';
+import { TestClock } from '../testing/test-clock.js';
 import { TEST_PROVIDER } from '../testing/test-database.js';
 import { POSTGRES_SERVER_URL } from '../testing/test-services.js';
 import { type OtlpReceiver, SPAN_KIND, startOtlpReceiver } from './support/otlp-receiver.js';
@@ -49,7 +50,7 @@ beforeAll(async () => {
     corsOrigins: [SHOP],
     metrics,
     tracing,
-    now: () => NOW,
+    clock: new TestClock(NOW),
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * Adding an animal, as the store sees it: an entry is one create however often it is sent (two
  * presses in one tick, a press again after an answer that never came), what the form finds
- * before sending is announced, and an add refused by the rate limit waits for its window.
+ * before sending is announced, and an add refused by the rate limit waits for its window. The
+ * server runs in this process on a clock that stands still: a window ends only when a test says.
  */
+import { TestClock } from '@animal-store/server/testing/test-clock';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,7 +22,7 @@ let app: AppUnderTest;
 let key: string;
 
 beforeAll(async () => {
-  app = await startApp('adding');
+  app = await startApp('adding', { clock: new TestClock() });
   key = (await app.createKeyWithId()).key;
   await seed(app, key, [{ name: 'Whiskers', categoryId: 1, status: 'available' }]);
 });
@@ -138,10 +140,7 @@ describe('adding an animal', () => {
 
   it('an add refused by the rate limit waits for its window: pressing again meanwhile sends nothing', async () => {
     const limited = (await app.createKeyWithId({ perMinute: 1, perDay: 1000 })).key;
-    // The list takes the minute's one request; leave time in the minute to look at the form.
-    if (new Date().getUTCSeconds() > 45) {
-      await new Promise((resolve) => setTimeout(resolve, (61 - new Date().getUTCSeconds()) * 1000));
-    }
+    // The list takes the minute's one request; the server's minute lasts while the test looks.
     const page = await openPage(app);
     const seen = recordApiRequests(page);
     await signIn(page, app, limited);
@@ -159,7 +158,8 @@ describe('adding an animal', () => {
     await addForm(page).getByLabel('Name', { exact: true }).press('s');
     expect(await button.getAttribute('aria-disabled')).toBe('true');
     await addForm(page).getByLabel('Name', { exact: true }).press('Enter');
-    // Requests are reported to the test as they go: give one that went time to be seen.
+    // Requests are reported to the test as they go: give one that went time to be seen (on the
+    // wall clock: no event says that a request was not sent, and no clock moves a report on).
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(seen.length).toBe(before);
     expect(await storedNamed('Over The Limit')).toBe(0);

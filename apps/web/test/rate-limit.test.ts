@@ -1,8 +1,10 @@
 /**
  * A key over its per-minute limit, on the real server: the page counts down to the window's
  * reset with "Try again" disabled (a click would only earn another refusal), then retries once by
- * itself. The budget badge speaks only when the budget runs low or out.
+ * itself. The budget badge speaks only when the budget runs low or out. The server runs in this
+ * process on a clock the test moves, with the page's: the reset comes when the test says.
  */
+import { TestClock } from '@animal-store/server/testing/test-clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AppUnderTest,
@@ -17,9 +19,11 @@ import {
 import { checkState } from './support/checks';
 
 let app: AppUnderTest;
+/** The server's time: the start of a UTC minute, where it stands until the test moves it. */
+const clock = new TestClock();
 
 beforeAll(async () => {
-  app = await startApp('rate-limit');
+  app = await startApp('rate-limit', { clock });
   const { key } = await app.createKeyWithId();
   await seed(app, key, [
     { name: 'Whiskers', categoryId: 1, status: 'available' },
@@ -32,18 +36,14 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** Seconds into the current UTC minute, which is the server's rate-limit window. */
-const secondOfMinute = () => new Date().getUTCSeconds();
-
 describe('rate limited', () => {
   it('counts down to the reset with "Try again" disabled, then retries once by itself', async () => {
-    // Two requests a minute. Start early in a minute, so the wait for the reset leaves time to
-    // look at the page (the windows are the UTC calendar minutes).
+    // Two requests a minute, the first at the start of the server's minute (the windows are the
+    // UTC calendar minutes): a whole minute to look at the page before the reset.
     const { key } = await app.createKeyWithId({ perMinute: 2, perDay: 1000 });
-    if (secondOfMinute() > 35) {
-      await new Promise((resolve) => setTimeout(resolve, (61 - secondOfMinute()) * 1000));
-    }
     const page = await openPage(app, 390);
+    // The page's time is the server's, and its timers the test's to move.
+    await page.clock.install({ time: clock.now() });
     const seen = recordApiRequests(page);
     const responses: number[] = [];
     page.on('response', (response) => {
@@ -89,16 +89,16 @@ describe('rate limited', () => {
 
     await checkState(page, 'rate-limited');
 
-    // At the reset, one request by itself, which the server now accepts. (Until then the
-    // pending page's one row may still be on screen: wait for the sold one by name.)
+    // A minute on, for the server and then the page: at the reset, one request by itself, which
+    // the server now accepts. (Until then the pending page's one row may still be on screen:
+    // wait for the sold one by name.)
+    clock.advance(60_000);
+    await page.clock.fastForward('01:01');
     await expect
-      .poll(() => rows(page).locator('.pet-name, .name').allTextContents(), {
-        timeout: 70_000,
-        interval: 250,
-      })
+      .poll(() => rows(page).locator('.pet-name, .name').allTextContents(), { interval: 250 })
       .toEqual(['Goldie']);
     expect(responses).toEqual([200, 200, 429, 200]);
     expect(await problem.count()).toBe(0);
     await page.context().close();
-  }, 150_000);
+  });
 });

@@ -1,5 +1,6 @@
 import { ERROR_MESSAGES } from '@animal-store/contract';
 import type { NextFunction, Response } from 'express';
+import type { Clock } from '../clock.js';
 import { ApiError } from '../http/api-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
 import { ANONYMOUS_PLAN, ANONYMOUS_QUOTA, type PlanName, type Quota } from '../limits/plans.js';
@@ -17,8 +18,8 @@ import { clientSubject } from './client-address.js';
 
 export interface AdmissionDeps {
   store: RateLimitStore;
-  /** Epoch milliseconds; injectable so tests can cross minutes and days without waiting. */
-  now: () => number;
+  /** Epoch milliseconds, which the windows are read on; a test's own crosses minutes and days at once. */
+  clock: Clock;
   /** IPv6 clients are counted per network of this prefix length. */
   ipv6PrefixLength: number;
   /** Told of every decision: under which plan, for which kind of caller. */
@@ -58,7 +59,8 @@ function rejectionFor(admission: Admission, quota: Quota, nowMs: number): ApiErr
  * requests of one turn together (batching/turn-batch.ts).
  */
 export function createAdmission(deps: AdmissionDeps) {
-  const { store, now } = deps;
+  const { store, clock } = deps;
+  const now = () => clock.now();
   const addressSubject = (ip: string) => clientSubject(ip, deps.ipv6PrefixLength);
 
   function subjectOf(caller: Caller, ip: string): Subject {

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock.js';
 import {
   type ApiKeyInfo,
   type ApiKeyStore,
@@ -32,9 +33,10 @@ const FIND_KEY: DatabaseCall = { operation: 'SELECT', table: 'api_keys' };
  * not as a promise: most requests carry a key seen a moment ago, and go on without a turn. A
  * lookup is recorded in the trace of the request that began it.
  */
-function keyLookup(keys: ApiKeyStore, tracing: Tracing) {
-  const genuine = new LRUCache<string, ApiKeyInfo>({ max: 50_000, ttl: KEY_RECHECK_MS });
-  const unknown = new LRUCache<string, true>({ max: 10_000, ttl: KEY_RECHECK_MS });
+function keyLookup(keys: ApiKeyStore, tracing: Tracing, periods: Clock) {
+  const remembered = { ttl: KEY_RECHECK_MS, perf: periods };
+  const genuine = new LRUCache<string, ApiKeyInfo>({ max: 50_000, ...remembered });
+  const unknown = new LRUCache<string, true>({ max: 10_000, ...remembered });
   // Concurrent requests with the same token share one database lookup.
   const pending = new Map<string, Promise<ApiKeyInfo | undefined>>();
 
@@ -82,8 +84,13 @@ export type CallerResolver = (
   askedFor: RequestTrace,
 ) => Caller | Promise<Caller>;
 
-export function createCallerResolver(keys: ApiKeyStore, tracing: Tracing): CallerResolver {
-  const findKey = keyLookup(keys, tracing);
+/** `periods` times KEY_RECHECK_MS (src/clock.ts). */
+export function createCallerResolver(
+  keys: ApiKeyStore,
+  tracing: Tracing,
+  periods: Clock,
+): CallerResolver {
+  const findKey = keyLookup(keys, tracing, periods);
 
   return (header, askedFor) => {
     if (header === undefined || header.trim() === '')

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/keys/api-key-store.js';
+import { TestClock } from '../../testing/test-clock.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
@@ -17,7 +18,10 @@ let statements = 0;
 const MID_MINUTE = Date.UTC(2026, 0, 15, 12, 0, 30);
 
 beforeAll(async () => {
-  api = await startTestServer({ onQuery: () => (statements += 1), now: () => MID_MINUTE });
+  api = await startTestServer({
+    onQuery: () => (statements += 1),
+    clock: new TestClock(MID_MINUTE),
+  });
 });
 afterAll(() => api.close());
 

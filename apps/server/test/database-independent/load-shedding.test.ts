@@ -3,8 +3,8 @@
  * and is shed once it has waited too long: 503 with Retry-After, before any database or Redis
  * work, counted against no rate limit; the probes and CORS preflights never wait. The limit is
  * pinned small here (its learning is src/overload/concurrency-limit.test.ts's) and held full by
- * creates whose bodies have not all come yet, so that what waits, and for how long, depends on
- * no timing.
+ * creates whose bodies have not all come yet, and waits are timed on the server's clock, which
+ * stands still until the test moves it: what waits, and for how long, depends on no timing.
  */
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
@@ -150,10 +150,14 @@ describe('load shedding: what waited too long', () => {
     const places = await holdPlaces(pinned, 2);
 
     seen.statements = 0;
-    const answers = await sendTogether(
+    const sent = sendTogether(
       api.server,
       Array.from({ length: 10 }, () => get('/v1/pets/1', free)),
     );
+    // They wait; once the server's clock has moved past their 50 ms, the next sweep sheds them.
+    await pinned.until('requests_waiting', 10);
+    api.clock.advance(51);
+    const answers = await sent;
     expect(seen.statements).toBe(0);
     expect(shedOf(answers)).toHaveLength(10);
     for (const answer of answers) {
@@ -172,7 +176,10 @@ describe('load shedding: what waited too long', () => {
       'Host: localhost',
       `Host: localhost\r\nOrigin: ${SHOP}`,
     );
-    const [shopAnswer] = await sendTogether(api.server, [fromShop]);
+    const shopSent = sendTogether(api.server, [fromShop]);
+    await pinned.until('requests_waiting', 1);
+    api.clock.advance(51);
+    const [shopAnswer] = await shopSent;
     expect(shopAnswer?.status).toBe(503);
     expect(shopAnswer?.headers).toMatchObject({
       'access-control-allow-origin': SHOP,
@@ -209,7 +216,7 @@ describe('load shedding: what waited too long', () => {
     expect(text).toMatch(/animal_store_requests_waiting 0\b/);
 
     // A second with nothing shed, then a request served: shedding is over.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    api.clock.advance(1_000);
     expect((await api.request('/v1/pets')).status).toBe(200);
     expect(logLines.filter(({ msg }) => msg.startsWith('over capacity'))).toHaveLength(1);
     expect(logLines.filter(({ msg }) => msg === 'no longer shedding').at(-1)).toMatchObject({
@@ -267,6 +274,8 @@ describe('load shedding: when it must shed', () => {
     await heavyCreates[0]?.release();
     expect((await lightAnswer).status).toBe(200);
     // Its second create holds the place; the four behind it wait until they have waited too long.
+    await until('requests_waiting', 4);
+    pinned.api.clock.advance(3_001);
     await until('requests_waiting', 0);
     await heavyCreates[1]?.release();
 

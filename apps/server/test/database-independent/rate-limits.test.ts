@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/keys/api-key-store.js';
 import { PLAN_QUOTAS } from '../../src/limits/plans.js';
+import { TestClock } from '../../testing/test-clock.js';
 import { sendRaw } from '../support/raw-http.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/test-server.js';
 
@@ -9,11 +10,9 @@ const NOON = Date.UTC(2026, 2, 10, 12, 0, 0);
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-let nowMs = NOON;
 let api: TestServer;
 beforeEach(async () => {
-  nowMs = NOON;
-  api = await startTestServer({ now: () => nowMs });
+  api = await startTestServer({ clock: new TestClock(NOON) });
 });
 afterEach(() => api.close());
 
@@ -124,7 +123,7 @@ describe('Rate limits', () => {
 
   it('a request over the limit gets 429 rate_limited with Retry-After and is not counted', async () => {
     const key = await api.createKey({ label: 'free', plan: 'free' });
-    nowMs = NOON + 45_500;
+    api.clock.set(NOON + 45_500);
     const allowed = await spend(key, 60);
     expect(allowed.every((res) => res.status === 200)).toBe(true);
     expect(limits(allowed[59] as TestResponse).remaining).toBe(0);
@@ -136,7 +135,7 @@ describe('Rate limits', () => {
     expect(over.headers.get('retry-after')).toBe('15');
     expect(limits(over)).toEqual({ limit: 60, remaining: 0, reset: endOfMinute(NOON) });
 
-    nowMs = NOON + MINUTE;
+    api.clock.set(NOON + MINUTE);
     const next = await api.request('/v1/pets', { apiKey: key });
     expect(next.status).toBe(200);
     // Rejected requests were not counted: the day has used 61, not 62.
@@ -149,15 +148,15 @@ describe('Rate limits', () => {
       plan: 'enterprise',
       quota: { perMinute: 100, perDay: 3 },
     });
-    nowMs = NOON + 59_999;
+    api.clock.set(NOON + 59_999);
     expect((await spend(key, 3)).every((res) => res.status === 200)).toBe(true);
-    nowMs = NOON + MINUTE;
+    api.clock.set(NOON + MINUTE);
     const blocked = await api.request('/v1/pets', { apiKey: key });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBe(
       endOfDay(NOON) - (NOON + MINUTE) / 1000,
     );
-    nowMs = Date.UTC(2026, 2, 11, 0, 0, 0);
+    api.clock.set(Date.UTC(2026, 2, 11, 0, 0, 0));
     expect((await api.request('/v1/pets', { apiKey: key })).status).toBe(200);
   });
 
@@ -216,7 +215,7 @@ describe('Rate limits', () => {
       expect(res.status).toBe(429);
       expect((await res.json()).code).toBe('rate_limited');
     }
-    nowMs += 1_000;
+    api.clock.advance(1_000);
     const banned = await api.request('/v1/pets', { apiKey: key });
     expect(banned.status).toBe(429);
     expect(await banned.json()).toMatchObject({ code: 'temporarily_banned', status: 429 });
@@ -224,7 +223,7 @@ describe('Rate limits', () => {
     expect(limits(banned)).toEqual({ limit: 3, remaining: 0, reset: endOfMinute(NOON) });
 
     // In the next minute the headers describe its window, still unused; the ban holds.
-    nowMs = NOON + MINUTE;
+    api.clock.set(NOON + MINUTE);
     const stillBanned = await api.request('/v1/pets', { apiKey: key });
     expect((await stillBanned.json()).code).toBe('temporarily_banned');
     expect(limits(stillBanned)).toEqual({
@@ -234,11 +233,11 @@ describe('Rate limits', () => {
     });
     expect(stillBanned.headers.get('retry-after')).toBe(String(14 * 60));
 
-    nowMs = NOON + 15 * MINUTE - 1;
+    api.clock.set(NOON + 15 * MINUTE - 1);
     expect((await (await api.request('/v1/pets', { apiKey: key })).json()).code).toBe(
       'temporarily_banned',
     );
-    nowMs = NOON + 15 * MINUTE;
+    api.clock.set(NOON + 15 * MINUTE);
     expect((await api.request('/v1/pets', { apiKey: key })).status).toBe(200);
   });
 
@@ -340,7 +339,7 @@ describe('Rate limits and the health probes', () => {
     for (const path of PROBES) expect((await api.request(path, { apiKey: null })).status).toBe(200);
     // The day: 1,000 requests over 17 minutes, then probes from the exhausted IP.
     for (let minute = 20; minute < 40; minute += 1) {
-      nowMs = NOON + minute * MINUTE;
+      api.clock.set(NOON + minute * MINUTE);
       await spend(null, 60, DOCUMENT);
     }
     const dayOver = await api.request(DOCUMENT, { apiKey: null });
@@ -372,7 +371,7 @@ describe('Rate limits behind a proxy', () => {
   });
 
   it('with TRUST_PROXY, each forwarded client IP has its own counters', async () => {
-    const proxied = await startTestServer({ now: () => nowMs, trustProxy: 1 });
+    const proxied = await startTestServer({ clock: api.clock, trustProxy: 1 });
     try {
       const a = await proxied.request(DOCUMENT, {
         apiKey: null,
@@ -392,7 +391,7 @@ describe('Rate limits behind a proxy', () => {
 
 describe('Rate limits per client network', () => {
   it('IPv6 clients of one /64 share the Free quota; another /64, or IPv4-mapped addresses, are clients of their own', async () => {
-    const proxied = await startTestServer({ now: () => nowMs, trustProxy: 1 });
+    const proxied = await startTestServer({ clock: api.clock, trustProxy: 1 });
     try {
       const from = (address: string) =>
         proxied.request('/v1/pets', { apiKey: null, headers: { 'x-forwarded-for': address } });

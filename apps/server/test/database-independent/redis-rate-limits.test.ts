@@ -5,14 +5,16 @@ import { PassThrough } from 'node:stream';
 import { freePort } from '@animal-store/local-ports';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createApiKeyStore } from '../../src/keys/api-key-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
 import { createLogger } from '../../src/logger.js';
+import { TestClock } from '../../testing/test-clock.js';
 import { dropScratchDatabases, scratchDatabaseUrl } from '../../testing/test-database.js';
 import { SHARED_REDIS_URL } from '../../testing/test-services.js';
 import { awayFromMinuteEnd } from '../support/minute-window.js';
 import { startRedisServer } from '../support/redis-process.js';
-import { killLeftoverServers, runKeys, startServerProcess } from '../support/server-process.js';
-import { startTestServer } from '../support/test-server.js';
+import { killLeftoverServers, startServerProcess } from '../support/server-process.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** Redis servers of single tests' own, on free ports; killed when the file is done. */
 const ownRedisServers: ChildProcess[] = [];
@@ -29,57 +31,67 @@ afterAll(async () => {
   await dropScratchDatabases();
 });
 
-async function createKey(databaseUrl: string, plan: string): Promise<{ id: string; key: string }> {
-  const result = await runKeys(databaseUrl, [
-    'create',
-    '--label',
-    `redis ${plan}`,
-    '--plan',
-    plan,
-    '--json',
-  ]);
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
+/**
+ * Two instances of one deployment, in this process: one database, one Redis (counters of this
+ * test's own) and one clock, which the test moves; each with its own key cache and in-process
+ * counts, as two processes have.
+ */
+async function twoInstances() {
+  const keyPrefix = `test:${randomUUID()}:`;
+  const rateLimits = async () => {
+    const store = new RedisRateLimitStore(SHARED_REDIS_URL, createLogger('silent'), { keyPrefix });
+    expect(await store.connected()).toBe(true);
+    return store;
+  };
+  const first = await startTestServer({ rateLimits: await rateLimits() });
+  const second = await startTestServer({
+    rateLimits: await rateLimits(),
+    sharedDatabaseUrl: first.databaseUrl,
+    clock: first.clock,
+  });
+  return {
+    instances: [first, second],
+    clock: first.clock,
+    keys: createApiKeyStore(first.db),
+    // The second first: the first drops the database they share.
+    close: async () => {
+      await second.close();
+      await first.close();
+    },
+  };
 }
 
 describe('Rate limits in Redis, across instances', () => {
   it('two server instances sharing one Redis and one database hold a free key to 60 requests a minute together', async () => {
-    const databaseUrl = await scratchDatabaseUrl();
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
-    // The first instance migrates the fresh database; the second finds it ready.
-    const first = await startServerProcess(env);
-    const second = await startServerProcess(env);
-    const { key } = await createKey(databaseUrl, 'free');
-    await awayFromMinuteEnd(15);
-    const statuses: number[] = [];
-    for (let i = 0; i < 70; i += 1) {
-      const instance = i % 2 === 0 ? first : second;
-      const res = await fetch(`${instance.baseUrl}/v1/pets`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      statuses.push(res.status);
+    const { instances, keys, close } = await twoInstances();
+    try {
+      const { secret } = await keys.create({ label: 'redis free', plan: 'free' });
+      const statuses: number[] = [];
+      for (let i = 0; i < 70; i += 1) {
+        const instance = instances[i % 2] as TestServer;
+        statuses.push((await instance.request('/v1/pets', { apiKey: secret })).status);
+      }
+      expect(statuses.filter((status) => status === 200).length).toBe(60);
+      expect(statuses.slice(60)).toEqual(Array(10).fill(429));
+    } finally {
+      await close();
     }
-    expect(statuses.filter((status) => status === 200).length).toBe(60);
-    expect(statuses.slice(60)).toEqual(Array(10).fill(429));
-    for (const instance of [first, second]) instance.child.kill('SIGTERM');
   });
 
   it('a revoked key is refused by every instance within 5 seconds', async () => {
-    const databaseUrl = await scratchDatabaseUrl();
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL: SHARED_REDIS_URL };
-    const instances = [await startServerProcess(env), await startServerProcess(env)];
-    const { id, key } = await createKey(databaseUrl, 'pro');
-    const statusAt = (baseUrl: string) =>
-      fetch(`${baseUrl}/v1/pets`, { headers: { authorization: `Bearer ${key}` } }).then(
-        (res) => res.status,
-      );
-    for (const instance of instances) expect(await statusAt(instance.baseUrl)).toBe(200);
+    const { instances, clock, keys, close } = await twoInstances();
+    try {
+      const { key, secret } = await keys.create({ label: 'redis pro', plan: 'pro' });
+      const statusAt = async (instance: TestServer) =>
+        (await instance.request('/v1/pets', { apiKey: secret })).status;
+      for (const instance of instances) expect(await statusAt(instance)).toBe(200);
 
-    expect((await runKeys(databaseUrl, ['revoke', id])).status).toBe(0);
-    const revokedAt = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 5_000 - (Date.now() - revokedAt)));
-    for (const instance of instances) expect(await statusAt(instance.baseUrl)).toBe(401);
-    for (const instance of instances) instance.child.kill('SIGTERM');
+      expect(await keys.revoke(key.id)).toBe(true);
+      clock.advance(5_000);
+      for (const instance of instances) expect(await statusAt(instance)).toBe(401);
+    } finally {
+      await close();
+    }
   });
 
   it('concurrent requests are counted atomically: 100 at once on a free key allow exactly 60', async () => {
@@ -87,7 +99,10 @@ describe('Rate limits in Redis, across instances', () => {
       keyPrefix: `test:${randomUUID()}:`,
     });
     expect(await rateLimits.connected()).toBe(true);
-    const api = await startTestServer({ rateLimits, now: () => Date.UTC(2026, 2, 10, 12, 0, 30) });
+    const api = await startTestServer({
+      rateLimits,
+      clock: new TestClock(Date.UTC(2026, 2, 10, 12, 0, 30)),
+    });
     try {
       const key = await api.createKey({ label: 'free', plan: 'free' });
       const responses = await Promise.all(
@@ -114,6 +129,7 @@ describe('Deployments sharing one Redis', () => {
     const warehouseOne = await startServerProcess(deployment(warehouse));
     const keyless = async (baseUrl: string) => (await fetch(`${baseUrl}/v1/pets`)).status;
 
+    // Processes read the wall clock (only an in-process server takes a test's): stay in one minute.
     await awayFromMinuteEnd(15);
     // This address's Free quota, spent on the shop's first instance…
     for (let i = 0; i < 60; i += 1) expect(await keyless(shopOne.baseUrl)).toBe(401);
@@ -212,7 +228,7 @@ describe('Redis going away', () => {
     const api = await startTestServer({
       rateLimits,
       logger,
-      now: () => Date.UTC(2026, 2, 10, 12, 0, 30),
+      clock: new TestClock(Date.UTC(2026, 2, 10, 12, 0, 30)),
     });
     const inspector = new Redis(port, '127.0.0.1', { retryStrategy: () => 100 });
     inspector.on('error', () => {});

@@ -140,6 +140,7 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
   it('limits stay exact across instances: a Free key gets exactly 60 requests in a minute through the balancer', async () => {
     const freeKey = await (instances[0] as LiveServer).createKey({ plan: 'free' });
     const client = clientAt('127.0.0.3');
+    // Processes read the wall clock (only an in-process server takes a test's); within the 65 s below.
     await awayFromMinuteEnd(20);
     const statuses: number[] = [];
     for (let i = 0; i < 75; i += 1) {
@@ -153,6 +154,7 @@ describe('Behind a load balancer (HAProxy, three instances, PostgreSQL and Redis
   });
 
   it('a forged X-Forwarded-For does not escape the limit, through the balancer or straight to an instance', async () => {
+    // Processes read the wall clock (only an in-process server takes a test's); within the 65 s below.
     await awayFromMinuteEnd(20);
     const targets = [
       { from: '127.0.0.4', url: `${balancer.url}/v1/pets` },

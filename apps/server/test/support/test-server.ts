@@ -20,6 +20,7 @@ import type { ServerMetrics } from '../../src/operations/metrics.js';
 import type { ConcurrencyLimitSettings } from '../../src/overload/concurrency-limit.js';
 import { closeGracefully, createApiServer, listen } from '../../src/server.js';
 import type { Tracing } from '../../src/tracing/tracing.js';
+import { TestClock } from '../../testing/test-clock.js';
 import { freshDatabase } from '../../testing/test-database.js';
 
 /** Tests probe response bodies of every shape, so `json()` is untyped here. */
@@ -33,6 +34,8 @@ export interface TestServer {
   port: number;
   databaseUrl: string;
   db: DatabaseClient;
+  /** The server's time, which stands still until the test moves it. */
+  clock: TestClock;
   /** A key with room for every request a test makes; sent by `request` unless told otherwise. */
   apiKey: string;
   /** `fetch` relative to the server with `apiKey`, JSON-encoding `json` when given. */
@@ -49,12 +52,15 @@ export interface TestServerOptions {
   api?: ApiDefinition;
   publicUrl?: string;
   logger?: Logger;
-  now?: () => number;
+  /** The server's time; a fresh `TestClock` at TEST_CLOCK_START unless given (to share it). */
+  clock?: TestClock;
   rateLimits?: RateLimitStore;
   trustProxy?: TrustedProxies;
   ipv6PrefixLength?: number;
   clientTimeouts?: Partial<ClientTimeouts>;
   corsOrigins?: string[];
+  /** Another test server's database, served too (instances of one deployment); its own unless given. */
+  sharedDatabaseUrl?: string;
   /** Rewrites the database URL the server connects to (say, through a proxy). */
   databaseUrlFor?: (url: string) => string;
   /** Told of every statement the server's database client runs. */
@@ -78,7 +84,11 @@ const ROOMY_QUOTA = { perMinute: 1_000_000, perDay: 10_000_000 };
 
 /** A real server on a real SQLite database of its own, listening on a free port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await freshDatabase(inject('templateDatabase'));
+  // A shared database is its owner's to drop.
+  const database =
+    options.sharedDatabaseUrl === undefined
+      ? await freshDatabase(inject('templateDatabase'))
+      : { url: options.sharedDatabaseUrl, drop: async () => {} };
   const databaseUrl = options.databaseUrlFor?.(database.url) ?? database.url;
   const db = createPrismaClient(databaseUrl, {
     ...options.databaseDeadlines,
@@ -89,13 +99,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const createKey = async (request: NewApiKey) => (await keys.create(request)).secret;
   const apiKey = await createKey({ label: 'test suite', plan: 'enterprise', quota: ROOMY_QUOTA });
   const rateLimits = options.rateLimits ?? new MemoryRateLimitStore();
+  const clock = options.clock ?? new TestClock();
   const server = createApiServer({
     api: options.api ?? animalStoreApi,
     db,
     logger: options.logger ?? pino({ level: 'silent' }),
     rateLimits,
     publicUrl: options.publicUrl,
-    now: options.now,
+    clock,
     trustProxy: options.trustProxy,
     ipv6PrefixLength: options.ipv6PrefixLength,
     clientTimeouts: options.clientTimeouts,
@@ -115,6 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     port,
     databaseUrl,
     db,
+    clock,
     apiKey,
     createKey,
     request(path, { json, apiKey: key = apiKey, ...init } = {}) {

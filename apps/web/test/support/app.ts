@@ -1,7 +1,7 @@
 /**
- * What every browser test file starts: a real server process on a fresh SQLite database of its
- * own, the built app served with `/v1` proxied to it, and a Chromium. One per file, so files run
- * in parallel.
+ * What every browser test file starts: a real server (a process, or in this process on a clock
+ * the test moves) on a fresh SQLite database of its own, the built app served with `/v1` proxied
+ * to it, and a Chromium. One per file, so files run in parallel.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +11,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type LiveServer, startLiveServer } from '@animal-store/server/testing';
+import { startInProcessServer } from '@animal-store/server/testing/in-process-server';
+import type { TestClock } from '@animal-store/server/testing/test-clock';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { launchChromium } from './chromium';
@@ -23,7 +25,8 @@ const serverRoot = dirname(
 );
 
 export interface AppUnderTest {
-  readonly api: LiveServer;
+  /** A server process, or with `clock` the server in this process, on that clock. */
+  readonly api: Pick<LiveServer, 'baseUrl'> & { stop(): Promise<unknown> };
   readonly web: StaticServer;
   readonly browser: Browser;
   /** A key with its id, made on the server's database, which `revokeKey` can revoke. */
@@ -36,11 +39,21 @@ export interface AppUnderTest {
   stop(): Promise<void>;
 }
 
-export async function startApp(label: string): Promise<AppUnderTest> {
+/**
+ * The app on a server of its own. Given `clock`, the server runs in this process on that clock,
+ * which the test moves with the page's (`page.clock`) to cross a rate-limit window or the key
+ * recheck period at once; a server process reads the system's clocks, and nothing sets another.
+ */
+export async function startApp(
+  label: string,
+  options: { clock?: TestClock } = {},
+): Promise<AppUnderTest> {
   await mkdir(ARTIFACTS, { recursive: true });
   const folder = await mkdtemp(join(tmpdir(), `animal-store-web-${label}-`));
   const databaseUrl = `file:${join(folder, 'store.db')}`;
-  const api = await startLiveServer(`web-${label}`, { databaseUrl });
+  const api = options.clock
+    ? await startInProcessServer({ databaseUrl, clock: options.clock })
+    : await startLiveServer(`web-${label}`, { databaseUrl });
   const web = await startStaticServer(api.baseUrl);
   const browser = await launchChromium();
   const { PUBLIC_URL: _publicUrl, REDIS_URL: _redisUrl, ...inherited } = process.env;
