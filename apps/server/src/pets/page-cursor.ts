@@ -35,8 +35,9 @@ export class PageCursorCodec {
   }
 
   #sign(position: string): string {
-    const mac = createHmac('sha256', this.#key).update(pageCursorSigningInput(position)).digest();
-    return pageCursorSignature(mac);
+    const hmac = createHmac('sha256', this.#key).update(pageCursorSigningInput(position));
+    // As base64url text, encoded natively: every listing with a next page signs a cursor.
+    return pageCursorSignature(hmac.digest('base64url'));
   }
 }
 

@@ -16,6 +16,7 @@ describe('page cursors', () => {
   it('are signed with 128 bits of an HMAC-SHA256 over the position’s text, in base64url', () => {
     const mac = createHmac('sha256', KEY).update(pageCursorSigningInput('42')).digest();
     expect(pageCursorSignature(mac)).toBe(nodeSignature('42'));
+    expect(pageCursorSignature(mac.toString('base64url'))).toBe(nodeSignature('42'));
     expect(pageCursorOf('42', nodeSignature('42'))).toBe(`42.${nodeSignature('42')}`);
   });
 

@@ -23,9 +23,13 @@ export interface PageCursorParts {
 /** The text an HMAC signs for the position `position` (the last id of a page, as written). */
 export const pageCursorSigningInput = (position: string): string => `pets-cursor:v1:${position}`;
 
-/** The signature a cursor carries, from the HMAC-SHA256 of its signing input: 128 bits of it. */
-export const pageCursorSignature = (mac: Uint8Array): string =>
-  base64url(mac).slice(0, SIGNATURE_LENGTH);
+/**
+ * The signature a cursor carries, from the HMAC-SHA256 of its signing input: 128 bits of it, in
+ * base64url. `mac` is the HMAC's bytes (Web Crypto's), or their unpadded base64url as node:crypto's
+ * `digest('base64url')` writes them natively, which a server encoding a cursor per listing takes.
+ */
+export const pageCursorSignature = (mac: Uint8Array | string): string =>
+  (typeof mac === 'string' ? mac : base64url(mac)).slice(0, SIGNATURE_LENGTH);
 
 /** The cursor of `position`, signed with `signature`. */
 export const pageCursorOf = (position: string, signature: string): string =>
