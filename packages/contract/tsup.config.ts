@@ -5,6 +5,7 @@ export default defineConfig((options) => ({
     index: 'src/index.ts',
     openapi: 'src/openapi.ts',
     'examples/index': 'src/examples/index.ts',
+    'rules/index': 'src/rules/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

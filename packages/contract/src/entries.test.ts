@@ -30,6 +30,10 @@ describe('entries', () => {
     expect([...reached].sort()).toEqual(['@ts-rest/core', 'zod']);
   });
 
+  test('the rules’ entry loads no package at all, nor any of Node’s modules: it runs in browsers', () => {
+    expect([...specifiersReachedFrom('./rules/index.ts')]).toEqual([]);
+  });
+
   test('the builder’s entry loads them', () => {
     const reached = specifiersReachedFrom('./openapi.ts');
     for (const name of ['@anatine/zod-openapi', '@ts-rest/open-api', 'openapi3-ts']) {

@@ -1,12 +1,13 @@
 /**
  * The mock's API keys, each in the interface's format (docs/interface.md, "API keys"): `ask_`, 43
- * base64url characters and the CRC-32 of those, 6 more. The demo keys, one per plan and a revoked
+ * base64url characters and the CRC-32 of those, 6 more, made by the rules the server's key command
+ * uses too (@animal-store/contract/rules). The demo keys, one per plan and a revoked
  * one, are the same strings in every mock, so that a test or a `.env` file can name them; theirs
  * are not random, since a mock key guards nothing and a readable one says where it came from. A
  * test makes keys of its own (`create`), random as the key command's, and revokes any.
  */
 import { MAX_INTEGER_ID, type PlanName } from '@animal-store/contract';
-import { base64url } from './base64url.js';
+import { apiKeyOf, newApiKey } from '@animal-store/contract/rules';
 import { ENTERPRISE_QUOTA, PLAN_QUOTAS, type Plan, type Quota } from './limits.js';
 
 /** The demo key of each plan, and one that was revoked (answered 401 like an unknown key). */
@@ -50,30 +51,8 @@ export interface KeyRecord {
 
 const RANDOM_PART_LENGTH = 43;
 
-const CRC32_TABLE = Array.from({ length: 256 }, (_, byte) => {
-  let crc = byte;
-  for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
-  return crc >>> 0;
-});
-
-/** CRC-32 (ISO-HDLC, as zlib's) of ASCII text. */
-function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (let index = 0; index < text.length; index++) {
-    crc = (CRC32_TABLE[(crc ^ text.charCodeAt(index)) & 0xff] as number) ^ (crc >>> 8);
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-/** `ask_`, the random part, and its checksum: the 4 bytes of its CRC-32, big-endian, in base64url. */
-function keyOf(random: string): string {
-  const checksum = new Uint8Array(4);
-  new DataView(checksum.buffer).setUint32(0, crc32(random));
-  return `ask_${random}${base64url(checksum)}`;
-}
-
 const demoKey = (name: string) =>
-  keyOf(`animal-store-mock-${name}-key`.padEnd(RANDOM_PART_LENGTH, '0'));
+  apiKeyOf(`animal-store-mock-${name}-key`.padEnd(RANDOM_PART_LENGTH, '0'));
 
 /** The demo keys: the same strings in every mock. */
 export const MOCK_KEYS: MockKeys = {
@@ -83,9 +62,6 @@ export const MOCK_KEYS: MockKeys = {
   enterprise: demoKey('enterprise'),
   revoked: demoKey('revoked'),
 };
-
-/** 256 random bits, as the key command's keys carry. */
-const randomKey = () => keyOf(base64url(crypto.getRandomValues(new Uint8Array(32))));
 
 function wholeNumber(name: string, value: unknown): number {
   if (!Number.isSafeInteger(value) || (value as number) < 1) {
@@ -133,7 +109,7 @@ export class Keyring {
 
   create(key: NewMockKey): string {
     const record = recordOf(key);
-    const made = randomKey();
+    const made = newApiKey();
     this.#active.set(made, record);
     return made;
   }

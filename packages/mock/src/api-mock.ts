@@ -5,6 +5,12 @@
  */
 import { crossOriginRulesOf, ERROR_MESSAGES, type ErrorMessage } from '@animal-store/contract';
 import {
+  type Admission,
+  type RateLimitHeaders,
+  rateLimitHeaders,
+  retryAfterSeconds,
+} from '@animal-store/contract/rules';
+import {
   type CrossOrigin,
   commonHeaders,
   crossOriginHeaders,
@@ -16,12 +22,12 @@ import { Keyring, MOCK_KEYS, type MockKeyring } from './api-keys.js';
 import { clientSubject } from './client-subject.js';
 import { type MockClock, systemClock } from './clock.js';
 import { type Credential, credentialOf, unauthorized } from './credentials.js';
-import { ANONYMOUS_QUOTA } from './limits.js';
+import { ANONYMOUS_QUOTA, type Quota } from './limits.js';
 import { type Misbehaviour, Misbehaviours } from './misbehaviour.js';
 import type { MockOptions } from './mock-options.js';
 import { implementedOperations, type MockApi, type MockApiDefinition } from './mocked-api.js';
-import { type Admission, RateLimiter } from './rate-limiter.js';
-import { errorResponse, jsonResponse, retryAfterSeconds } from './responses.js';
+import { RateLimiter } from './rate-limiter.js';
+import { errorResponse, jsonResponse } from './responses.js';
 import {
   createRouter,
   type Endpoint,
@@ -139,10 +145,11 @@ async function faultResponse(fault: Misbehaviour): Promise<Response | undefined>
   });
 }
 
-function rateLimitRefusal(admission: Admission): Response {
+/** A refused request's answer: 429, and when a request would be accepted again. */
+function rateLimitRefusal(admission: Admission, quota: Quota, nowMs: number): Response {
   return errorResponse(
     admission.outcome === 'banned' ? ERROR_MESSAGES.banned : ERROR_MESSAGES.rateLimited,
-    { 'Retry-After': retryAfterSeconds(admission.retryAfterMs ?? 1000) },
+    { 'Retry-After': String(retryAfterSeconds(admission, quota, nowMs)) },
   );
 }
 
@@ -176,15 +183,15 @@ export function createApiMock(
   const keyring = new Keyring();
   let api = served(definition(), options);
 
-  const uncounted = ({ ipSubject, nowMs }: Exchange) =>
-    limiter.peek(ipSubject, ANONYMOUS_QUOTA, nowMs);
+  const uncounted = ({ ipSubject, nowMs }: Exchange): RateLimitHeaders =>
+    rateLimitHeaders(limiter.peek(ipSubject, ANONYMOUS_QUOTA, nowMs), ANONYMOUS_QUOTA, nowMs);
 
-  /** Step 3: per valid key, else per client IP; the document per IP whatever it carries. */
-  function admit(exchange: Exchange, credential: Credential): Admission {
+  /** Step 3's subject: per valid key, else per client IP; the document per IP whatever it carries. */
+  function countedAgainst(exchange: Exchange, credential: Credential) {
     if (credential.kind === 'valid' && kindOf(exchange) !== 'document') {
-      return limiter.admit(`key:${credential.key}`, credential.record.quota, exchange.nowMs);
+      return { subject: `key:${credential.key}`, quota: credential.record.quota };
     }
-    return limiter.admit(exchange.ipSubject, ANONYMOUS_QUOTA, exchange.nowMs);
+    return { subject: exchange.ipSubject, quota: ANONYMOUS_QUOTA };
   }
 
   /** Steps 5 to 9, for a request the rate limit let through and whose head is sound. */
@@ -233,16 +240,18 @@ export function createApiMock(
     if (faulted) return { response: faulted, standing: uncounted(exchange) };
 
     const credential = credentialOf(exchange.request.headers, keyring);
-    const admission = admit(exchange, credential);
+    const { subject, quota } = countedAgainst(exchange, credential);
+    const admission = limiter.admit(subject, quota, exchange.nowMs);
+    const standing = rateLimitHeaders(admission, quota, exchange.nowMs);
     if (admission.outcome !== 'allowed') {
-      return { response: rateLimitRefusal(admission), standing: admission.headers };
+      return { response: rateLimitRefusal(admission, quota, exchange.nowMs), standing };
     }
     // Step 4, the request head, as far as the transport could tell.
     const response =
       malformedHead !== undefined
         ? errorResponse(malformedHead)
         : await routed(exchange, credential);
-    return { response, standing: admission.headers };
+    return { response, standing };
   }
 
   async function handle(request: Request, connection: MockConnection = {}): Promise<Response> {

@@ -1,7 +1,8 @@
 /**
  * The interface's numbers that the contract does not export. Each is defined here once, from
  * docs/interface.md (the section named beside it); the contract's own (the plan table, PAGE_SIZE,
- * MAX_INTEGER_ID) are imported from it.
+ * MAX_INTEGER_ID) are imported from it, and the rules' (the windows, the ban, the Idempotency-Key
+ * lifetime) live in @animal-store/contract/rules with the code that reads them.
  */
 
 import type { PlanName, Quota } from '@animal-store/contract';
@@ -17,20 +18,8 @@ export type Plan = PlanName;
  */
 export const ENTERPRISE_QUOTA: Quota = { perMinute: 120, perDay: 50_000 };
 
-/** docs/interface.md, "Temporary ban": more rejections than this in one minute earn a ban. */
-export const banThreshold = (quota: Quota): number => Math.max(10, quota.perMinute);
-
-/** docs/interface.md, "Temporary ban". */
-export const BAN_MS = 15 * 60_000;
-
 /** docs/interface.md, "Size limits and bodies": a body of exactly this many bytes is read. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /** docs/interface.md, "Size limits and bodies": request headers, as sent. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-
-/** docs/interface.md, "Idempotent creation": how long an Idempotency-Key is remembered. */
-export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60_000;
-
-export const MINUTE_MS = 60_000;
-export const DAY_MS = 86_400_000;

@@ -25,6 +25,3 @@ export function errorResponse(
   const body = errorBodyOf(error, details);
   return jsonResponse(body.status, body, headers);
 }
-
-/** Whole seconds, at least 1 (docs/interface.md, "Decisions": `Retry-After`). */
-export const retryAfterSeconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000)));

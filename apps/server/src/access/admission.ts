@@ -1,10 +1,10 @@
 import { ERROR_MESSAGES } from '@animal-store/contract';
+import { rateLimitHeaders, retryAfterSeconds } from '@animal-store/contract/rules';
 import type { NextFunction, Response } from 'express';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../http/api-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
 import { ANONYMOUS_PLAN, ANONYMOUS_QUOTA, type PlanName, type Quota } from '../limits/plans.js';
-import { rateLimitHeaders, retryAfterSeconds } from '../limits/rate-limit-headers.js';
 import type {
   Admission,
   AdmissionOutcome,

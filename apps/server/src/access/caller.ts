@@ -1,12 +1,7 @@
+import { couldBeApiKey, LONGEST_API_KEY_LENGTH } from '@animal-store/contract/rules';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
-import {
-  type ApiKeyInfo,
-  type ApiKeyStore,
-  couldBeSecret,
-  hashSecret,
-  LONGEST_SECRET_LENGTH,
-} from '../keys/api-key-store.js';
+import { type ApiKeyInfo, type ApiKeyStore, hashSecret } from '../keys/api-key-store.js';
 import type { DatabaseCall, RequestTrace, Tracing } from '../tracing/tracing.js';
 
 /** Who sent a request, as far as its `Authorization` header tells. */
@@ -61,13 +56,13 @@ function keyLookup(keys: ApiKeyStore, tracing: Tracing, periods: Clock) {
     askedFor: RequestTrace,
   ): ApiKeyInfo | undefined | Promise<ApiKeyInfo | undefined> => {
     // Junk longer than any key is never hashed.
-    if (secret.length > LONGEST_SECRET_LENGTH) return undefined;
+    if (secret.length > LONGEST_API_KEY_LENGTH) return undefined;
     const secretHash = hashSecret(secret);
     // A key remembered as genuine passed its shape and checksum when it was looked up, and only
     // the same token has its hash: most requests skip the check.
     const known = genuine.get(secretHash);
     if (known) return known;
-    if (!couldBeSecret(secret) || unknown.has(secretHash)) return undefined;
+    if (!couldBeApiKey(secret) || unknown.has(secretHash)) return undefined;
     return lookUp(secretHash, askedFor);
   };
 }

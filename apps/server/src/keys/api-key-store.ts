@@ -1,5 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { newApiKey } from '@animal-store/contract/rules';
 import type { DatabaseClient, Prisma } from '@animal-store/db';
 import { PLAN_QUOTAS, type PlanName, type Quota } from '../limits/plans.js';
 
@@ -52,35 +52,6 @@ function toInfo(row: KeyRow): ApiKeyInfo {
 }
 
 /**
- * A key is `ask_`, 256 random bits (43 base64url characters) and a CRC-32 of them (6 more), as
- * GitHub's tokens carry one: a token that is not a key of ours is told apart without the
- * database. Keys issued before the checksum (`ask_` and the random part only) keep working.
- */
-const CHECKED_SECRET = /^ask_([A-Za-z0-9_-]{43})([A-Za-z0-9_-]{6})$/;
-const UNCHECKED_SECRET = /^ask_[A-Za-z0-9_-]{43}$/;
-
-/** The length of the longest key: `ask_`, the random part and the checksum. */
-export const LONGEST_SECRET_LENGTH = 'ask_'.length + 43 + 6;
-
-function checksumOf(random: string): string {
-  const checksum = Buffer.alloc(4);
-  checksum.writeUInt32BE(crc32(random));
-  return checksum.toString('base64url');
-}
-
-function newSecret(): string {
-  const random = randomBytes(32).toString('base64url');
-  return `ask_${random}${checksumOf(random)}`;
-}
-
-/** Whether `token` could be a key this service issued; only such tokens are looked up. */
-export function couldBeSecret(token: string): boolean {
-  const checked = CHECKED_SECRET.exec(token);
-  if (checked) return checksumOf(checked[1] as string) === checked[2];
-  return UNCHECKED_SECRET.test(token);
-}
-
-/**
  * Keys carry 256 random bits, so a fast unsalted hash is enough to store them safely. Every
  * request with a key hashes it (the hash is what the server remembers, never the key), so it
  * is `crypto.hash`'s one call, which makes no Hash object as `createHash` does.
@@ -96,7 +67,8 @@ export type NewApiKey =
 /** Every database call about API keys. */
 export function createApiKeyStore(db: DatabaseClient) {
   async function create(request: NewApiKey): Promise<{ key: ApiKeyInfo; secret: string }> {
-    const secret = newSecret();
+    // In the interface's format, with its checksum: @animal-store/contract/rules, as the mock's.
+    const secret = newApiKey();
     // A table plan's numbers are written too, though this release reads them from the table:
     // an instance of the release before, still running during a rolling deploy, reads the row.
     const quota = request.plan === 'enterprise' ? request.quota : PLAN_QUOTAS[request.plan];

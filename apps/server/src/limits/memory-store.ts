@@ -1,21 +1,12 @@
-import { LRUCache } from 'lru-cache';
 import {
   type Admission,
-  type AdmissionRequest,
-  admissionFrom,
-  BAN_MS,
-  banThreshold,
-  type RateLimitStore,
-} from './rate-limit-store.js';
-import { dayWindow, minuteWindow } from './windows.js';
-
-interface Counters {
-  minute: number;
-  minuteUsed: number;
-  day: number;
-  dayUsed: number;
-  rejections: number;
-}
+  admitRequest,
+  countsAt,
+  type RateLimitCounts,
+  standingOf,
+} from '@animal-store/contract/rules';
+import { LRUCache } from 'lru-cache';
+import type { AdmissionRequest, RateLimitStore } from './rate-limit-store.js';
 
 /** Subjects (keys and client addresses) whose counters are kept, by default. */
 export const DEFAULT_MAX_SUBJECTS = 100_000;
@@ -28,13 +19,16 @@ export interface MemoryStoreOptions {
 /**
  * Counters in this process: exact for one instance, and the fallback while Redis is away.
  *
- * Memory is bounded without ever pausing a request for a sweep: counters live in an LRU of at
- * most `maxSubjects` entries, and a subject seen again after a window ends is rolled over when
- * it is read. Bans are kept apart, so that forgetting a subject's counters never lifts its ban;
- * they end in the order they began, and each request drops the ended ones at the front.
+ * The decision is the interface's, shared with the mock (`admitRequest` and `countsAt` of
+ * @animal-store/contract/rules); what is this store's own is where the counts live. Memory is
+ * bounded without ever pausing a request for a sweep: counts live in an LRU of at most
+ * `maxSubjects` entries, and a subject seen again after a window ends is rolled over when it is
+ * read. Bans are kept apart too, so that forgetting a subject's counts never lifts its ban: a
+ * subject's counts take its ban from there before each decision, and give a ban that began back.
+ * Bans end in the order they began, and each request drops the ended ones at the front.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #counters: LRUCache<string, Counters>;
+  readonly #counters: LRUCache<string, RateLimitCounts>;
   /** Subject → end of its ban (epoch ms), in the order the bans began. */
   readonly #bans = new Map<string, number>();
 
@@ -53,9 +47,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return this.standing(request);
   }
 
-  standing(request: AdmissionRequest): Admission {
-    const counters = this.#rolledOver(this.#counters.peek(request.subject), request.nowMs);
-    return admissionFrom({ ...counters, bannedUntilMs: this.#banEnd(request.subject) }, request);
+  standing({ subject, quota, nowMs }: AdmissionRequest): Admission {
+    const counts = countsAt(this.#counters.peek(subject), nowMs);
+    counts.bannedUntilMs = this.#banEnd(subject);
+    return standingOf(counts, quota, nowMs);
   }
 
   /**
@@ -63,10 +58,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
    * (the probes' headers, and the counting while the shared store is away) starts from them.
    */
   observe(subject: string, nowMs: number, admission: Admission): void {
-    const counters = this.#rolledOver(this.#counters.get(subject), nowMs);
-    counters.minuteUsed = admission.minuteUsed;
-    counters.dayUsed = admission.dayUsed;
-    this.#counters.set(subject, counters);
+    const counts = countsAt(this.#counters.get(subject), nowMs);
+    counts.minuteUsed = admission.minuteUsed;
+    counts.dayUsed = admission.dayUsed;
+    this.#counters.set(subject, counts);
     if (admission.bannedUntilMs !== undefined && admission.bannedUntilMs > this.#banEnd(subject)) {
       this.#bans.delete(subject);
       this.#bans.set(subject, admission.bannedUntilMs);
@@ -79,23 +74,17 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   #admitOne({ subject, quota, nowMs }: AdmissionRequest): Admission {
     this.#endBans(nowMs);
-    const counters = this.#rolledOver(this.#counters.get(subject), nowMs);
-    this.#counters.set(subject, counters);
-
-    const used = { minuteUsed: counters.minuteUsed, dayUsed: counters.dayUsed };
-    const bannedUntilMs = this.#banEnd(subject);
-    if (bannedUntilMs > nowMs) return { outcome: 'banned', ...used, bannedUntilMs };
-    if (counters.minuteUsed < quota.perMinute && counters.dayUsed < quota.perDay) {
-      counters.minuteUsed += 1;
-      counters.dayUsed += 1;
-      return { outcome: 'allowed', minuteUsed: counters.minuteUsed, dayUsed: counters.dayUsed };
-    }
-    counters.rejections += 1;
-    if (counters.rejections > banThreshold(quota)) {
+    const counts = countsAt(this.#counters.get(subject), nowMs);
+    this.#counters.set(subject, counts);
+    const banEnd = this.#banEnd(subject);
+    counts.bannedUntilMs = banEnd;
+    const admission = admitRequest(counts, quota, nowMs);
+    if (counts.bannedUntilMs !== banEnd) {
+      // A ban began: it goes to the back of the line, the last to end.
       this.#bans.delete(subject);
-      this.#bans.set(subject, nowMs + BAN_MS);
+      this.#bans.set(subject, counts.bannedUntilMs);
     }
-    return { outcome: 'limited', ...used };
+    return admission;
   }
 
   async close(): Promise<void> {
@@ -113,17 +102,5 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (endsAtMs > nowMs) return;
       this.#bans.delete(subject);
     }
-  }
-
-  /** The counters, rolled over to the windows `nowMs` falls in (fresh ones for a new subject). */
-  #rolledOver(counters: Counters | undefined, nowMs: number): Counters {
-    const minute = minuteWindow(nowMs).index;
-    const day = dayWindow(nowMs).index;
-    const current = counters ?? { minute, minuteUsed: 0, day, dayUsed: 0, rejections: 0 };
-    if (current.minute !== minute) {
-      Object.assign(current, { minute, minuteUsed: 0, rejections: 0 });
-    }
-    if (current.day !== day) Object.assign(current, { day, dayUsed: 0 });
-    return current;
   }
 }

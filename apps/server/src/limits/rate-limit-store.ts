@@ -1,16 +1,9 @@
+import type { Admission } from '@animal-store/contract/rules';
 import type { RequestTrace } from '../tracing/tracing.js';
 import type { Quota } from './plans.js';
 
-/** What the store decided for one request, with the counts after the decision. */
-export interface Admission {
-  outcome: 'allowed' | 'limited' | 'banned';
-  minuteUsed: number;
-  dayUsed: number;
-  /** When the subject's ban ends (epoch ms), if it is banned. */
-  bannedUntilMs?: number;
-}
-
-export type AdmissionOutcome = Admission['outcome'];
+/** The decision and its rules are the interface's, shared with the mock: @animal-store/contract/rules. */
+export type { Admission, AdmissionOutcome } from '@animal-store/contract/rules';
 
 export interface AdmissionRequest {
   /** Whom the request is counted against: `key:<id>` or `ip:<address>`. */
@@ -19,23 +12,6 @@ export interface AdmissionRequest {
   nowMs: number;
   /** The trace of the HTTP request decided, where a store records the calls it makes for it. */
   trace?: RequestTrace;
-}
-
-/** How long a subject is banned after too many rejections in one minute. */
-export const BAN_MS = 15 * 60_000;
-
-/** More rejections than this in one UTC minute earns a ban. */
-export const banThreshold = (quota: Quota): number => Math.max(10, quota.perMinute);
-
-/** What admit() would answer, from counts it has not changed. */
-export function admissionFrom(
-  counts: { minuteUsed: number; dayUsed: number; bannedUntilMs: number },
-  { quota, nowMs }: AdmissionRequest,
-): Admission {
-  const { minuteUsed, dayUsed, bannedUntilMs } = counts;
-  if (bannedUntilMs > nowMs) return { outcome: 'banned', minuteUsed, dayUsed, bannedUntilMs };
-  const within = minuteUsed < quota.perMinute && dayUsed < quota.perDay;
-  return { outcome: within ? 'allowed' : 'limited', minuteUsed, dayUsed };
 }
 
 /**

@@ -1,21 +1,27 @@
+import {
+  type Admission,
+  BAN_MS,
+  banThreshold,
+  dayWindow,
+  minuteWindow,
+  standingOf,
+} from '@animal-store/contract/rules';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { NO_TRACE, TRACING_OFF, type Tracing } from '../tracing/tracing.js';
 import { MemoryRateLimitStore, type MemoryStoreOptions } from './memory-store.js';
-import {
-  type Admission,
-  type AdmissionRequest,
-  admissionFrom,
-  BAN_MS,
-  banThreshold,
-  type RateLimitStore,
-} from './rate-limit-store.js';
-import { dayWindow, minuteWindow } from './windows.js';
+import type { AdmissionRequest, RateLimitStore } from './rate-limit-store.js';
 
 /**
- * The same decisions as MemoryRateLimitStore, made atomically inside Redis so that every
- * instance sharing it counts against one set of windows: `count` requests of one subject, in
- * order, each seeing the counts the ones before it left. Expiry is relative to the server's
+ * The same decisions as `admitRequest` of @animal-store/contract/rules (which the in-process
+ * store and the mock run), made atomically inside Redis so that every instance sharing it counts
+ * against one set of windows: `count` requests of one subject, in order, each seeing the counts
+ * the ones before it left. This is the one place the decision is written a second time: a script
+ * runs inside Redis and cannot import JavaScript, and a decision made in JavaScript between a
+ * read and a write would let two instances both take the last request of a window. Its numbers
+ * (the windows' ends, the ban's threshold and length) are the shared rules', passed in ARGV, and
+ * the shared table of cases (RATE_LIMIT_DECISION_CASES) holds its decisions to theirs
+ * (test/database-independent/rate-limit-decisions.test.ts). Expiry is relative to the server's
  * clock (a key outlives its window by a second), so Redis's own clock never decides a window.
  * KEYS: minute count, day count, minute rejections, ban.
  * ARGV: per minute, per day, ban threshold, now (ms), minute end (ms), day end (ms), ban length
@@ -254,13 +260,14 @@ export class RedisRateLimitStore implements RateLimitStore {
         () => this.#redis.mget(minute, day, ban),
       );
       this.#succeeded();
-      const admission = admissionFrom(
+      const admission = standingOf(
         {
           minuteUsed: Number(minuteUsed ?? 0),
           dayUsed: Number(dayUsed ?? 0),
           bannedUntilMs: Number(bannedUntilMs ?? 0),
         },
-        request,
+        request.quota,
+        request.nowMs,
       );
       this.#fallback.observe(request.subject, request.nowMs, admission);
       return admission;

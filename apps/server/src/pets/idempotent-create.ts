@@ -1,4 +1,5 @@
 import type { Pet } from '@animal-store/contract';
+import { IDEMPOTENCY_KEY_LIFETIME_MS, idempotentAnswer } from '@animal-store/contract/rules';
 import { isUniqueViolation } from '@animal-store/db';
 import type { IdempotencyClaim, PetStore, UnsavedPet } from './pet-store.js';
 
@@ -7,19 +8,23 @@ export type IdempotentCreateResult =
   | { outcome: 'replayed'; pet: Pet }
   | { outcome: 'conflict' };
 
-/** Idempotency records are kept a day, as the interface promises, and purged lazily after that. */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-/** What an earlier create with the claim's key answered, while its record lives. */
+/**
+ * What an earlier create with the claim's key answered, while its record lives: the interface's
+ * decision (@animal-store/contract/rules, as the mock's), over the SHA-256 of the body's
+ * fingerprint that the record keeps. Records are purged lazily once the key is forgotten.
+ */
 async function replay(
   store: PetStore,
   claim: IdempotencyClaim,
 ): Promise<IdempotentCreateResult | undefined> {
   const [record] = await store.findIdempotencyRecords([claim]);
-  if (!record || Date.now() - record.createdAt.getTime() > IDEMPOTENCY_RETENTION_MS) {
-    return undefined;
-  }
-  if (record.requestHash !== claim.requestHash) return { outcome: 'conflict' };
+  const earlier = record && {
+    fingerprint: record.requestHash,
+    firstSeenAtMs: record.createdAt.getTime(),
+  };
+  const answer = idempotentAnswer(earlier, claim.requestHash, Date.now());
+  if (answer === 'create' || !record) return undefined;
+  if (answer === 'conflict') return { outcome: 'conflict' };
   const [pet] = await store.findPets([record.petId]);
   return pet && { outcome: 'replayed', pet };
 }
@@ -41,7 +46,9 @@ export async function createPetOnce(
     const created = await store.transaction(async (queries) => {
       // Expired records only (this key's included, if it expired): a live record of this key,
       // committed by a concurrent request, must stay and make the insert below fail.
-      await queries.deleteIdempotencyRecordsBefore(new Date(Date.now() - IDEMPOTENCY_RETENTION_MS));
+      await queries.deleteIdempotencyRecordsBefore(
+        new Date(Date.now() - IDEMPOTENCY_KEY_LIFETIME_MS),
+      );
       const [saved] = (await queries.insertPets([pet])) as [Pet];
       await queries.insertIdempotencyRecord(claim, saved.id);
       return saved;

@@ -1,13 +1,19 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import {
+  pageCursorOf,
+  pageCursorSignature,
+  pageCursorSigningInput,
+  readPageCursor,
+  signaturesMatch,
+} from '@animal-store/contract/rules';
 import type { DatabaseClient } from '@animal-store/db';
 import { loadServerSecret } from '../server-secrets.js';
 
-const CURSOR_FORMAT = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{22})$/;
-
 /**
- * Opaque, tamper-evident page cursors: `<last id>.<HMAC>`. The signature covers the exact text
- * of the position, so any altered cursor (an appended character, a flipped bit) is refused
- * rather than read as another position.
+ * Opaque, tamper-evident page cursors: `<last id>.<HMAC>`. Their shape, what the signature covers
+ * and how it is written and compared are the interface's (@animal-store/contract/rules), shared
+ * with the mock; the HMAC is node:crypto's, synchronous and native, under the key the database
+ * keeps for every instance (the mock signs with Web Crypto, which a browser has, asynchronously).
  */
 export class PageCursorCodec {
   readonly #key: Buffer;
@@ -18,25 +24,20 @@ export class PageCursorCodec {
 
   encode(afterId: number): string {
     const position = String(afterId);
-    return `${position}.${this.#sign(position)}`;
+    return pageCursorOf(position, this.#sign(position));
   }
 
   /** The id the page starts after, or undefined when the server did not issue this cursor. */
   decode(cursor: string): number | undefined {
-    const match = CURSOR_FORMAT.exec(cursor);
-    if (!match) return undefined;
-    const [, position = '', signature = ''] = match;
-    const expected = Buffer.from(this.#sign(position));
-    if (!timingSafeEqual(expected, Buffer.from(signature))) return undefined;
-    return Number(position);
+    const parts = readPageCursor(cursor);
+    if (!parts || !signaturesMatch(this.#sign(parts.position), parts.signature)) return undefined;
+    return parts.afterId;
   }
 
   #sign(position: string): string {
-    // 128 bits of HMAC-SHA256 is ample against forgery and keeps cursors short.
-    return createHmac('sha256', this.#key)
-      .update(`pets-cursor:v1:${position}`)
-      .digest('base64url')
-      .slice(0, 22);
+    const hmac = createHmac('sha256', this.#key).update(pageCursorSigningInput(position));
+    // As base64url text, encoded natively: every listing with a next page signs a cursor.
+    return pageCursorSignature(hmac.digest('base64url'));
   }
 }
 

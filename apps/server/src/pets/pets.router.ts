@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { ERROR_MESSAGES, errorBodyOf, type Pet, petsContract } from '@animal-store/contract';
+import { requestFingerprint } from '@animal-store/contract/rules';
 import { initServer, RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { configure } from 'safe-stable-stringify';
 import type { ZodError } from 'zod';
 import { contextOf } from '../http/request-context.js';
 import { requestOrigin } from '../http/request-head.js';
@@ -19,11 +19,12 @@ const IDEMPOTENCY_OUTCOMES = {
   conflict: 'key_reused',
 } as const satisfies Record<string, IdempotencyOutcome>;
 
-/** Key order and spacing do not change a JSON value, so they do not change its hash. */
-const canonicalJson = configure({ deterministic: true, circularValue: Error });
-
-function hashOf(value: unknown): string {
-  return hash('sha256', canonicalJson(value) ?? '', 'base64url');
+/**
+ * The body's fingerprint (the interface's: key order and spacing do not change it), stored as
+ * its SHA-256 so that a record's size does not grow with the body.
+ */
+function hashOf(body: unknown): string {
+  return hash('sha256', requestFingerprint(body), 'base64url');
 }
 
 export interface PetsRouterDeps {

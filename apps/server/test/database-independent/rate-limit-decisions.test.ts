@@ -1,23 +1,25 @@
 /**
- * The rate-limit decision, one table for every store: the cases of src/limits/decision-cases.ts
- * run against the in-process store and against the Redis store (its Lua script, on a real
- * Redis), so that a rule changed in one and not the other fails here.
+ * The rate-limit decision, one table for every store: the cases of `@animal-store/contract/rules`
+ * (RATE_LIMIT_DECISION_CASES) run against the in-process store and against the Redis store (its
+ * Lua script, on a real Redis), so that a rule changed in one and not the other fails here. The
+ * rules' own tests and the mock's run the same table.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
 import {
-  DECISION_CASES,
   type DecisionStep,
+  dayWindow,
+  decisionAsExpected,
   type ExpectedDecision,
+  minuteWindow,
+  RATE_LIMIT_DECISION_CASES,
   type StartingCounts,
   type SubjectRequest,
-} from '../../src/limits/decision-cases.js';
+} from '@animal-store/contract/rules';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
-import { rateLimitHeaders, retryAfterSeconds } from '../../src/limits/rate-limit-headers.js';
-import type { Admission, RateLimitStore } from '../../src/limits/rate-limit-store.js';
+import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
-import { dayWindow, minuteWindow } from '../../src/limits/windows.js';
 import { createLogger } from '../../src/logger.js';
 import { SHARED_REDIS_URL } from '../../testing/test-services.js';
 
@@ -83,33 +85,19 @@ afterAll(async () => {
   }
 });
 
-/** What the store answered, told in the terms the case expects it in. */
-function described(
-  admission: Admission,
-  expected: ExpectedDecision,
-  { quota }: SubjectRequest,
-  atMs: number,
-): ExpectedDecision {
-  return {
-    ...admission,
-    ...(expected.headers && { headers: rateLimitHeaders(admission, quota, atMs) }),
-    ...(expected.retryAfterSeconds !== undefined && {
-      retryAfterSeconds: retryAfterSeconds(admission, quota, atMs),
-    }),
-  };
-}
-
 /** Runs one step and checks each of its answers; `name` says which step a failure is in. */
 async function run(store: RateLimitStore, step: DecisionStep, name: string) {
   const { atMs } = step;
   if ('peek' in step) {
     const admission = await store.peek({ ...step.peek, nowMs: atMs });
-    expect(described(admission, step.decision, step.peek, atMs), name).toEqual(step.decision);
+    expect(decisionAsExpected(admission, step.decision, step.peek, atMs), name).toEqual(
+      step.decision,
+    );
     return;
   }
   const admissions = await store.admit(step.admit.map((request) => ({ ...request, nowMs: atMs })));
   const answered = admissions.map((admission, i) =>
-    described(
+    decisionAsExpected(
       admission,
       step.decisions[i] as ExpectedDecision,
       step.admit[i] as SubjectRequest,
@@ -123,7 +111,7 @@ describe.each([
   ['in this process (MemoryRateLimitStore)', async () => inProcess()],
   ['in Redis (RedisRateLimitStore)', inRedis],
 ] as const)('Rate-limit decisions %s', (_, open) => {
-  it.each(DECISION_CASES)('$name', async ({ startingCounts = [], steps }) => {
+  it.each(RATE_LIMIT_DECISION_CASES)('$name', async ({ startingCounts = [], steps }) => {
     const subject = await open();
     try {
       for (const counts of startingCounts) await subject.start(counts);

@@ -1,46 +1,42 @@
 /**
  * What `Idempotency-Key` remembers (docs/interface.md, "Idempotent creation"): per API key, the
- * body as sent and the pet it created, for 24 hours of the mock's clock.
+ * fingerprint of the body as sent and the pet it created. When a key is remembered, and whether a
+ * body replays or conflicts, is the interface's decision (@animal-store/contract/rules), the
+ * server's too; the mock's clock gives the instants.
  */
 import type { Pet } from '@animal-store/contract';
-import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../limits.js';
+import {
+  type IdempotentAnswer,
+  idempotentAnswer,
+  isRemembered,
+  type RememberedCreate,
+} from '@animal-store/contract/rules';
 
-interface IdempotencyRecord {
-  /** The body as sent, in a form where key order and white space do not matter. */
-  readonly body: string;
+interface IdempotencyRecord extends RememberedCreate {
   readonly pet: Pet;
-  readonly expiresAtMs: number;
 }
 
-/** JSON with every object's keys sorted: the same JSON value gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/** What a create with a key gets, and the pet first created with it on a replay. */
+export type IdempotentCreate =
+  | { readonly answer: Exclude<IdempotentAnswer, 'replay'> }
+  | { readonly answer: 'replay'; readonly pet: Pet };
 
 export class IdempotencyRecords {
   readonly #records = new Map<string, IdempotencyRecord>();
 
-  /** The pet first created under this key, while it is remembered. */
-  find(apiKey: string, key: string, nowMs: number): IdempotencyRecord | undefined {
+  /** What a create with `key` and a body of this `fingerprint` gets, at `nowMs`. */
+  answer(apiKey: string, key: string, fingerprint: string, nowMs: number): IdempotentCreate {
     const scoped = JSON.stringify([apiKey, key]);
     const record = this.#records.get(scoped);
-    if (record === undefined || record.expiresAtMs > nowMs) return record;
-    this.#records.delete(scoped);
-    return undefined;
+    if (record !== undefined && !isRemembered(record.firstSeenAtMs, nowMs)) {
+      this.#records.delete(scoped);
+    }
+    const answer = idempotentAnswer(record, fingerprint, nowMs);
+    if (answer !== 'replay') return { answer };
+    return { answer, pet: (record as IdempotencyRecord).pet };
   }
 
-  remember(apiKey: string, key: string, body: string, pet: Pet, nowMs: number): void {
-    this.#records.set(JSON.stringify([apiKey, key]), {
-      body,
-      pet,
-      expiresAtMs: nowMs + IDEMPOTENCY_KEY_LIFETIME_MS,
-    });
+  remember(apiKey: string, key: string, fingerprint: string, pet: Pet, nowMs: number): void {
+    this.#records.set(JSON.stringify([apiKey, key]), { fingerprint, pet, firstSeenAtMs: nowMs });
   }
 }

@@ -1,12 +1,16 @@
 /**
- * Page cursors as the interface writes them: `<last id>.<signature>`, a 128-bit HMAC-SHA256 in 22
- * base64url characters over that exact text, so that an altered or foreign cursor is refused
- * rather than read as another position. WebCrypto, so that the mock runs in browsers too.
+ * Page cursors as the interface writes them: their shape, what the signature covers and how it
+ * is written and compared are the interface's (@animal-store/contract/rules), the server's too.
+ * The HMAC-SHA256 is Web Crypto's, so that the mock runs in browsers: it is asynchronous there,
+ * where the server's node:crypto one is not, so the signing step alone is the mock's own.
  */
-import { base64url } from '../base64url.js';
-
-const CURSOR_FORMAT = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{22})$/;
-const SIGNATURE_CHARACTERS = 22;
+import {
+  pageCursorOf,
+  pageCursorSignature,
+  pageCursorSigningInput,
+  readPageCursor,
+  signaturesMatch,
+} from '@animal-store/contract/rules';
 
 export class PageCursors {
   readonly #key: Promise<CryptoKey>;
@@ -20,23 +24,21 @@ export class PageCursors {
 
   async encode(afterId: number): Promise<string> {
     const position = String(afterId);
-    return `${position}.${await this.#sign(position)}`;
+    return pageCursorOf(position, await this.#sign(position));
   }
 
   /** The id the page starts after, or undefined when this mock did not issue the cursor. */
   async decode(cursor: string): Promise<number | undefined> {
-    const match = CURSOR_FORMAT.exec(cursor);
-    if (!match) return undefined;
-    const [, position = '', signature = ''] = match;
-    return (await this.#sign(position)) === signature ? Number(position) : undefined;
+    const parts = readPageCursor(cursor);
+    if (parts === undefined) return undefined;
+    return signaturesMatch(await this.#sign(parts.position), parts.signature)
+      ? parts.afterId
+      : undefined;
   }
 
   async #sign(position: string): Promise<string> {
-    const signature = await crypto.subtle.sign(
-      'HMAC',
-      await this.#key,
-      new TextEncoder().encode(`pets-cursor:v1:${position}`),
-    );
-    return base64url(new Uint8Array(signature)).slice(0, SIGNATURE_CHARACTERS);
+    const input = new TextEncoder().encode(pageCursorSigningInput(position));
+    const mac = await crypto.subtle.sign('HMAC', await this.#key, input);
+    return pageCursorSignature(new Uint8Array(mac));
   }
 }

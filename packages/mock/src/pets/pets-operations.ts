@@ -4,8 +4,9 @@
  * implementation.
  */
 import { ERROR_MESSAGES, errorBodyOf, petsContract } from '@animal-store/contract';
+import { requestFingerprint } from '@animal-store/contract/rules';
 import type { Implementations, OperationContext } from '../mocked-api.js';
-import { canonicalJson, type IdempotencyRecords } from './idempotency.js';
+import type { IdempotencyRecords } from './idempotency.js';
 import type { PageCursors } from './page-cursor.js';
 import type { PetStore } from './pet-store.js';
 
@@ -69,12 +70,13 @@ export function petsOperations({
     createPet: {
       async run({ body, headers }, { apiKey, nowMs, sentBody }) {
         const key = headers['idempotency-key'];
-        const sent = canonicalJson(sentBody);
-        const earlier = key === undefined ? undefined : idempotency.find(apiKey, key, nowMs);
-        if (earlier !== undefined) {
-          if (earlier.body !== sent) {
-            return { status: 409, body: errorBodyOf(ERROR_MESSAGES.idempotencyKeyReused) };
-          }
+        const fingerprint = requestFingerprint(sentBody);
+        const earlier =
+          key === undefined ? undefined : idempotency.answer(apiKey, key, fingerprint, nowMs);
+        if (earlier?.answer === 'conflict') {
+          return { status: 409, body: errorBodyOf(ERROR_MESSAGES.idempotencyKeyReused) };
+        }
+        if (earlier?.answer === 'replay') {
           return {
             status: 201,
             body: earlier.pet,
@@ -84,7 +86,7 @@ export function petsOperations({
         const pet = store.add(body);
         // Every id up to 2^53 - 1 is used: the interface creates nothing and answers 500.
         if (pet === undefined) return { status: 500, body: errorBodyOf(ERROR_MESSAGES.internal) };
-        if (key !== undefined) idempotency.remember(apiKey, key, sent, pet, nowMs);
+        if (key !== undefined) idempotency.remember(apiKey, key, fingerprint, pet, nowMs);
         return { status: 201, body: pet, headers: createdHeaders(pet.id) };
       },
     },

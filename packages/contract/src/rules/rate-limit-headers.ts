@@ -1,6 +1,21 @@
-import type { Quota } from './plans.js';
-import type { Admission } from './rate-limit-store.js';
-import { dayWindow, minuteWindow } from './windows.js';
+/**
+ * docs/interface.md, "Rate limits": the `X-RateLimit-*` headers describe one window, the binding
+ * one, and a refused request's `Retry-After` says when a request would be accepted again.
+ */
+import type { Quota } from '../plans.js';
+import type { Admission } from './rate-limit-decision.js';
+import { dayWindow, minuteWindow } from './rate-limit-windows.js';
+
+/**
+ * The headers of every answer counted against a subject. A type rather than an interface, so
+ * that it is a `Record<string, string>` too, as header maps are taken.
+ */
+export type RateLimitHeaders = {
+  'X-RateLimit-Limit': string;
+  'X-RateLimit-Remaining': string;
+  /** When the binding window resets, in whole seconds since the epoch. */
+  'X-RateLimit-Reset': string;
+};
 
 interface WindowState {
   limit: number;
@@ -36,11 +51,12 @@ function bindingWindow(minute: WindowState, day: WindowState): WindowState {
   return day.remaining < minute.remaining ? day : minute;
 }
 
+/** The headers of the binding window, as the subject stands after `admission`. */
 export function rateLimitHeaders(
   admission: Admission,
   quota: Quota,
   nowMs: number,
-): Record<string, string> {
+): RateLimitHeaders {
   const { minute, day } = windowStates(admission, quota, nowMs);
   const binding = bindingWindow(minute, day);
   return {
@@ -50,7 +66,10 @@ export function rateLimitHeaders(
   };
 }
 
-/** Whole seconds, at least 1, until a request from this subject would be accepted again. */
+/**
+ * Whole seconds, at least 1, until a request from this subject would be accepted again: the
+ * ban's end; for a limited one, the day's end when the day is spent, else the minute's.
+ */
 export function retryAfterSeconds(admission: Admission, quota: Quota, nowMs: number): number {
   const { minute, day } = windowStates(admission, quota, nowMs);
   let acceptedAgainMs = admission.bannedUntilMs ?? nowMs;

@@ -1,7 +1,13 @@
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+/**
+ * docs/interface.md, "Rate limits": requests are counted in UTC calendar windows, a minute and a
+ * day, which begin and end at the same instants for every client (not a minute from a client's
+ * first request).
+ */
 
-/** A UTC calendar window: its number since the epoch and when it ends. */
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+/** A UTC calendar window: its number since the epoch and when it ends (epoch ms). */
 export interface Window {
   index: number;
   endsAtMs: number;

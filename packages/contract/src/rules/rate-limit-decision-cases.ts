@@ -1,21 +1,24 @@
 /**
  * The rate-limit decision, written down once as cases: sequences of requests and what each must
- * get. Every store runs the same cases (test/database-independent/rate-limit-decisions.test.ts), so a rule changed in
- * one store and not in the others fails there. Plain data: nothing here decides anything.
+ * get. Every implementation runs the same cases (the rules' own, over a map; the mock's limiter;
+ * the server's in-process store and its Redis store's Lua), so that a rule changed in one and not
+ * in the others fails there. Plain data: nothing here decides anything.
  */
-import { ANONYMOUS_QUOTA, type Quota } from './plans.js';
-import type { rateLimitHeaders } from './rate-limit-headers.js';
-import { type Admission, BAN_MS } from './rate-limit-store.js';
-
-/** The answer's X-RateLimit-* headers, as rateLimitHeaders() gives them. */
-export type ExpectedHeaders = ReturnType<typeof rateLimitHeaders>;
+import { ANONYMOUS_QUOTA, type Quota } from '../plans.js';
+import { type Admission, BAN_MS } from './rate-limit-decision.js';
+import {
+  type RateLimitHeaders,
+  rateLimitHeaders,
+  retryAfterSeconds,
+} from './rate-limit-headers.js';
+import { DAY_MS, MINUTE_MS } from './rate-limit-windows.js';
 
 /**
- * What one request must get: the store's admission, and where the case says so the headers of
- * its binding window and its Retry-After (whole seconds, as retryAfterSeconds() gives them).
+ * What one request must get: its admission, and where the case says so the headers of its
+ * binding window and its Retry-After (whole seconds, as retryAfterSeconds() gives them).
  */
 export interface ExpectedDecision extends Admission {
-  headers?: ExpectedHeaders;
+  headers?: RateLimitHeaders;
   retryAfterSeconds?: number;
 }
 
@@ -54,8 +57,6 @@ export interface DecisionCase {
   steps: readonly DecisionStep[];
 }
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 const LARGEST = Number.MAX_SAFE_INTEGER;
 
 /** 2026-03-10 12:00:00 UTC: the start of a minute, half a day before the end of its day. */
@@ -63,7 +64,7 @@ const NOON = Date.UTC(2026, 2, 10, 12, 0, 0);
 const NEXT_MINUTE = NOON + MINUTE_MS;
 const MIDNIGHT = Date.UTC(2026, 2, 11, 0, 0, 0);
 
-function headers(limit: number, remaining: number, resetsAtMs: number): ExpectedHeaders {
+function headers(limit: number, remaining: number, resetsAtMs: number): RateLimitHeaders {
   return {
     'X-RateLimit-Limit': String(limit),
     'X-RateLimit-Remaining': String(remaining),
@@ -159,7 +160,7 @@ const ENTERPRISE: Quota = { perMinute: 5_000_000, perDay: LARGEST };
 const enterprise = { subject: 'key:enterprise', quota: ENTERPRISE };
 const largest = { subject: 'key:largest', quota: { perMinute: LARGEST, perDay: LARGEST } };
 
-export const DECISION_CASES: readonly DecisionCase[] = [
+export const RATE_LIMIT_DECISION_CASES: readonly DecisionCase[] = [
   {
     name: 'an allowed request counts once in each window; one over the minute is limited, not counted, and told when the minute ends',
     steps: [
@@ -454,3 +455,22 @@ export const DECISION_CASES: readonly DecisionCase[] = [
     ],
   },
 ];
+
+/**
+ * What an implementation answered, told in the terms `expected` is told in: the admission, and
+ * the headers and Retry-After where `expected` has them.
+ */
+export function decisionAsExpected(
+  admission: Admission,
+  expected: ExpectedDecision,
+  { quota }: SubjectRequest,
+  atMs: number,
+): ExpectedDecision {
+  return {
+    ...admission,
+    ...(expected.headers && { headers: rateLimitHeaders(admission, quota, atMs) }),
+    ...(expected.retryAfterSeconds !== undefined && {
+      retryAfterSeconds: retryAfterSeconds(admission, quota, atMs),
+    }),
+  };
+}
