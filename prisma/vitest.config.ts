@@ -13,5 +13,8 @@ export default defineConfig({
     // The bridge tests run the Prisma CLI: about two seconds a command on a quiet machine, but up
     // to 25 s while CI runs every package's tests at once on two cores.
     testTimeout: 180_000,
+    // A suite's setup migrates databases the same way: 10 s (vitest's default) was seen to run out
+    // while every package's tests ran beside it.
+    hookTimeout: 180_000,
   },
 });
