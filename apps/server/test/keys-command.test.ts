@@ -205,6 +205,21 @@ describe('The key command', () => {
     );
   });
 
+  it('refuses a mistyped command before it reaches the database: no connection, no migration, no wait', async () => {
+    // Nothing listens on port 1: a command that tried to connect would fail otherwise.
+    const unreachable = 'postgresql://postgres@127.0.0.1:1/animal_store';
+    expectOneLineError(
+      await runKeys(unreachable, ['create', '--label', 'x', '--plan', 'platinum']),
+      /unknown plan "platinum"/,
+    );
+    expectOneLineError(
+      await runKeys(unreachable, enterpriseKeyArgs('10', '1.5')),
+      /--per-day must be a whole number/,
+    );
+    expectOneLineError(await runKeys(unreachable, ['rotate']), /unknown command "rotate"/);
+    expectOneLineError(await runKeys(unreachable, ['revoke']), /needs the id/);
+  });
+
   it("list shows the numbers each key is held to: a table plan's from the plan table, whatever its row holds", async () => {
     const pro = JSON.parse(
       (await keys('create', '--label', 'earlier pro', '--plan', 'pro', '--json')).stdout,

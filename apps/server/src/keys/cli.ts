@@ -4,11 +4,10 @@
  * With --json, stdout carries exactly one JSON object; everything else goes to stderr.
  */
 import { parseArgs } from 'node:util';
-import { createPrismaClient, migrateDatabase } from '@animal-store/db';
-import { ConfigurationError, loadConfig } from '../config.js';
+import type { ConfigurationError } from '../config.js';
 import { PLAN_NAMES, type PlanName } from '../limits/plans.js';
 import { exitWhenIdle } from '../process-exit.js';
-import { type ApiKeyInfo, createApiKeyStore, type NewApiKey } from './api-key-store.js';
+import type { ApiKeyInfo, ApiKeyStore, NewApiKey } from './api-key-store.js';
 
 const USAGE = `Usage:
   keys create --label <label> --plan free|pro|business|enterprise [--per-minute N --per-day N] [--json]
@@ -97,6 +96,68 @@ function describe(key: ApiKeyInfo): string {
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+/** What the command line asks for, checked in full before the database is touched. */
+type Action =
+  | { command: 'create'; newKey: NewApiKey }
+  | { command: 'list' }
+  | { command: 'revoke'; id: string };
+
+function actionOf(command: string, rest: string[], options: Options): Action {
+  if (command === 'create') return { command, newKey: newKeyFrom(options) };
+  if (command === 'list') return { command };
+  if (command === 'revoke') {
+    const [id] = rest;
+    if (!id) throw new UsageError('revoke needs the id of the key (see: keys list)');
+    return { command, id };
+  }
+  throw new UsageError(`unknown command "${command}"`);
+}
+
+async function perform(action: Action, keys: ApiKeyStore, json: boolean) {
+  if (action.command === 'create') {
+    const { key, secret } = await keys.create(action.newKey);
+    if (json) {
+      out(
+        JSON.stringify({
+          id: key.id,
+          key: secret,
+          plan: key.plan,
+          perMinute: key.quota.perMinute,
+          perDay: key.quota.perDay,
+        }),
+      );
+    } else {
+      out(`Created ${describe(key)}`);
+      out(`API key (shown once, store it now): ${secret}`);
+    }
+  } else if (action.command === 'list') {
+    const all = await keys.list();
+    if (json) {
+      out(
+        JSON.stringify({
+          keys: all.map(({ id, label, plan, quota, createdAt, revokedAt }) => ({
+            id,
+            label,
+            plan,
+            ...quota,
+            createdAt,
+            revokedAt,
+          })),
+        }),
+      );
+    } else {
+      out(
+        all.length
+          ? all.map(describe).join('\n')
+          : 'No keys yet. Create one with: keys create --label <label> --plan free',
+      );
+    }
+  } else {
+    if (!(await keys.revoke(action.id))) throw new UsageError(`no key has id "${action.id}"`);
+    out(json ? JSON.stringify({ id: action.id, revoked: true }) : `Revoked ${action.id}`);
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
   const { values: options, positionals } = parseArgs({
     args: withNegativeLimitsAttached(argv),
@@ -109,61 +170,28 @@ async function run(argv: string[]): Promise<void> {
     out(USAGE);
     return;
   }
+  // A mistyped command is refused at once, with no database reached, migrated or waited for,
+  // and before the database's modules (Prisma's clients, the schema engine) are even loaded.
+  const action = actionOf(command, rest, options);
+  const [{ loadConfig }, { createPrismaClient, migrateDatabase }, { createApiKeyStore }] =
+    await Promise.all([
+      import('../config.js'),
+      import('@animal-store/db'),
+      import('./api-key-store.js'),
+    ]);
   const { DATABASE_URL } = loadConfig();
   await migrateDatabase(DATABASE_URL);
   const db = createPrismaClient(DATABASE_URL);
-  const keys = createApiKeyStore(db);
   try {
-    if (command === 'create') {
-      const { key, secret } = await keys.create(newKeyFrom(options));
-      if (options.json) {
-        out(
-          JSON.stringify({
-            id: key.id,
-            key: secret,
-            plan: key.plan,
-            perMinute: key.quota.perMinute,
-            perDay: key.quota.perDay,
-          }),
-        );
-      } else {
-        out(`Created ${describe(key)}`);
-        out(`API key (shown once, store it now): ${secret}`);
-      }
-    } else if (command === 'list') {
-      const all = await keys.list();
-      if (options.json) {
-        out(
-          JSON.stringify({
-            keys: all.map(({ id, label, plan, quota, createdAt, revokedAt }) => ({
-              id,
-              label,
-              plan,
-              ...quota,
-              createdAt,
-              revokedAt,
-            })),
-          }),
-        );
-      } else {
-        out(
-          all.length
-            ? all.map(describe).join('\n')
-            : 'No keys yet. Create one with: keys create --label <label> --plan free',
-        );
-      }
-    } else if (command === 'revoke') {
-      const [id] = rest;
-      if (!id) throw new UsageError('revoke needs the id of the key (see: keys list)');
-      if (!(await keys.revoke(id))) throw new UsageError(`no key has id "${id}"`);
-      out(options.json ? JSON.stringify({ id, revoked: true }) : `Revoked ${id}`);
-    } else {
-      throw new UsageError(`unknown command "${command}"`);
-    }
+    await perform(action, createApiKeyStore(db), options.json);
   } finally {
     await db.$disconnect();
   }
 }
+
+/** By its name: the class is in a module loaded only once the command line is valid. */
+const isConfigurationError = (error: unknown): error is ConfigurationError =>
+  error instanceof Error && error.name === 'ConfigurationError';
 
 run(process.argv.slice(2)).then(
   () => exitWhenIdle(0),
@@ -172,8 +200,7 @@ run(process.argv.slice(2)).then(
     // One line, so scripts can show it as is; `keys --help` has the usage. A bad setting's
     // problems are each one line of its message: all of them are said.
     const lines = message.split('\n').map((line) => line.trim());
-    const line =
-      error instanceof ConfigurationError ? lines.filter(Boolean).join(' ') : (lines[0] ?? '');
+    const line = isConfigurationError(error) ? lines.filter(Boolean).join(' ') : (lines[0] ?? '');
     process.stderr.write(`keys: ${line} (see keys --help)\n`);
     exitWhenIdle(1);
   },
