@@ -1,7 +1,7 @@
 /**
  * Where the server reads the time it must be able to move in a test: rate-limit windows and bans,
  * the key cache's recheck period, load shedding's waits. Milliseconds; only a test gives a server
- * one of its own (test/support/test-clock.ts), to cross a minute, a ban or a period at once
+ * one of its own (testing/test-clock.ts), to cross a minute, a ban or a period at once
  * rather than wait for it. Nothing in production can set one: no variable, no flag.
  */
 export interface Clock {
