@@ -11,8 +11,8 @@ import { defineConfig } from 'vitest/config';
  *   logs, rate limits (counted in memory or in Redis), signals: the same on either database.
  * - `test/sqlite/`, `test/postgresql/`: what only that database has (a locked or damaged file;
  *   a severed connection, another session's lock, the production deployment).
- * - `test/workflows/`: the repository's own workflows (project `workflows`), once, one file at a
- *   time after the others: each builds the workspace in a fresh copy of the repository.
+ * - `test/workflows/`: the repository's own workflows (project `workflows`), once, in a task of
+ *   their own beside every suite: each builds the workspace in a fresh copy of the repository.
  */
 const ON_EACH_DATABASE = ['src/**/*.test.ts', 'test/*.test.ts'];
 
@@ -64,7 +64,11 @@ export default defineConfig({
         test: {
           name: 'workflows',
           include: ['test/workflows/**/*.test.ts'],
-          fileParallelism: false,
+          // Two at a time: the release rehearsal, the longest (its files run first, the largest
+          // first), beside the others one after another. One at a time, the three others ran
+          // alone after the suites had ended, with a core idle in their waits (installs, starts).
+          // Each works in its own copy of the repository, on ports and processes of its own.
+          maxWorkers: 2,
           testTimeout: 600_000,
           hookTimeout: 600_000,
         },

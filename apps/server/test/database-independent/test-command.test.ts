@@ -77,6 +77,11 @@ describe("the server's suite", () => {
     expect(workflows).toBe('vitest run --project workflows');
     const { 'test:all': all } = await scriptsOf('.');
     expect(all).toMatch(/turbo run [^&]*\btest test:workflows\b/);
+    // Two files at a time: one at a time, the others waited for the release rehearsal and then
+    // ran alone, minutes after every suite had ended.
+    const project = vitest.projects.find((candidate) => candidate.name === 'workflows');
+    // (`fileParallelism: false` resolves to one.)
+    expect(project?.config.maxWorkers).toBe(2);
   });
 });
 
