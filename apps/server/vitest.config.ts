@@ -69,6 +69,9 @@ export default defineConfig({
           // alone after the suites had ended, with a core idle in their waits (installs, starts).
           // Each works in its own copy of the repository, on ports and processes of its own.
           maxWorkers: 2,
+          // After the other projects where one vitest run has both (the Node 24 pass's): vitest
+          // runs projects of different `maxWorkers` only as groups one after another.
+          sequence: { groupOrder: 1 },
           testTimeout: 600_000,
           hookTimeout: 600_000,
         },
