@@ -165,6 +165,25 @@ describe('createPrismaClient on PostgreSQL', () => {
     expect((await db.pet.findMany()).map((row) => row.name)).toEqual(['Rex']);
   });
 
+  it('prepares each statement once per connection: run again, it is sent by name', async () => {
+    const db = connect({ poolSize: 1 });
+    for (const id of [1, 2]) await db.pet.findMany({ where: { id: { gt: id } }, take: 3 });
+    await db.pet.create({ data: { name: 'Prepared', categoryId: 1n, status: 'available' } });
+
+    // The one connection's prepared statements: each text Prisma sent, prepared once.
+    const prepared = await db.$queryRaw<Array<{ name: string; statement: string }>>`
+      SELECT name, statement FROM pg_prepared_statements`;
+    const reads = prepared.filter(({ statement }) =>
+      /^SELECT .* FROM "public"\."pets"/.test(statement),
+    );
+    const creates = prepared.filter(({ statement }) =>
+      /^INSERT INTO "public"\."pets"/.test(statement),
+    );
+    expect(reads).toHaveLength(1);
+    expect(creates).toHaveLength(1);
+    expect(reads[0]?.name).toMatch(/^s\d+$/);
+  });
+
   it('cancels statements running longer than the statement timeout', async () => {
     const db = connect({ statementTimeoutMs: 500 });
     await expect(db.$queryRawUnsafe('SELECT pg_sleep(2)')).rejects.toThrow(/statement timeout/i);

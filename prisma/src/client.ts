@@ -101,7 +101,8 @@ export function databaseProvider(databaseUrl: string): 'sqlite' | 'postgresql' {
  * for. SQLite (`file:`) runs in WAL mode with a bounded busy wait, so concurrent requests and
  * other processes wait for each other briefly instead of failing with SQLITE_BUSY. PostgreSQL
  * (`postgres://`, `postgresql://`) runs on a pool of `poolSize` connections, with deadlines to
- * connect, to acquire a connection and for every query, and a server-side `statement_timeout`.
+ * connect, to acquire a connection and for every query, and a server-side `statement_timeout`;
+ * each connection prepares the statements it runs once (adapters/prepared-statements.ts).
  */
 export function createPrismaClient(
   databaseUrl: string,
@@ -113,10 +114,12 @@ export function createPrismaClient(
   if (databaseProvider(databaseUrl) === 'sqlite') {
     const file = sqliteDatabaseFile(databaseUrl) ?? ':memory:';
     const adapter = libsqlAdapterFactory(file, { busyTimeoutMs: settings.busyTimeoutMs });
-    return new PrismaClient({ adapter: observed(adapter) });
+    const client = new PrismaClient({ adapter: observed(adapter) });
+    providers.set(client, 'sqlite');
+    return client;
   }
   const pool = postgresPool(databaseUrl, settings);
-  const adapter = observed(postgresAdapterFactory(databaseUrl, pool));
+  const adapter = observed(postgresAdapterFactory(databaseUrl, pool, { preparedStatements: true }));
   const client = new PostgresPrismaClient({
     adapter: settings.continueReplies
       ? repliesContinuedBy(adapter, settings.continueReplies)
@@ -129,6 +132,7 @@ export function createPrismaClient(
   // (see DatabaseClient); their model API is the same because the schemas' models are (guarded
   // by the no-drift test).
   pools.set(client, pool);
+  providers.set(client, 'postgresql');
   return client;
 }
 
@@ -142,6 +146,17 @@ export interface PoolStats {
 }
 
 const pools = new WeakMap<DatabaseClient, Pool>();
+const providers = new WeakMap<DatabaseClient, 'sqlite' | 'postgresql'>();
+
+/**
+ * Which database `client` is on: for the few statements written in each one's SQL, where the
+ * two dialects part (a data-modifying `WITH`, which SQLite lacks).
+ */
+export function providerOf(client: DatabaseClient): 'sqlite' | 'postgresql' {
+  const provider = providers.get(client);
+  if (!provider) throw new Error('The client was not made by createPrismaClient.');
+  return provider;
+}
 
 /** How `client`'s connection pool stands right now; undefined for SQLite, which has no pool. */
 export function poolStatsOf(client: DatabaseClient): PoolStats | undefined {

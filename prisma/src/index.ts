@@ -10,6 +10,7 @@ export {
   databaseProvider,
   type PoolStats,
   poolStatsOf,
+  providerOf,
 } from './client.js';
 export { isDatabaseFault } from './database-faults.js';
 export { migrateDatabase } from './migrate.js';

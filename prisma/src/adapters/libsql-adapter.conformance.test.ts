@@ -69,7 +69,7 @@ const createPet = (db: Pick<DatabaseClient, 'pet'>, name: string, status = 'sold
 
 const claim = { scope: 'createPet', key: 'key-1', requestHash: 'hash-1' };
 
-/** The server's idempotent create (pet-store.ts, createPetOnce): one interactive transaction. */
+/** The server's idempotent create on SQLite (pet-store.ts, insertPetUnderKey): one interactive transaction. */
 const createPetOnce = (db: DatabaseClient, name: string) =>
   db.$transaction(async (tx) => {
     await tx.idempotencyRecord.deleteMany({ where: { createdAt: { lt: LONG_AGO } } });

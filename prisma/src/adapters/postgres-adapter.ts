@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PostgresClient } from './postgres-client.js';
+import { preparedStatementNames } from './prepared-statements.js';
 
 /** Every call to the database has a deadline, so that a database that hangs fails calls fast. */
 export interface PostgresPoolOptions {
@@ -53,13 +54,22 @@ export function postgresPool(url: string, options: PostgresPoolOptions = {}): pg
  * disconnects) or, given pool options, on a pool of its own. adapter-pg maps PostgreSQL's errors
  * to the contract's kinds; node-postgres's own deadlines (a connection not acquired in time, an
  * answer not read in time) and a dropped connection reach Prisma as the plain errors pg throws.
+ * With `preparedStatements`, each connection prepares the statements it runs once
+ * (prepared-statements.ts): for a server's client, not for the schema engine. A migration
+ * replans what it touches, but a prepared statement whose result columns it changes (a column's
+ * type) fails with 0A000 on the connections that prepared it: such a migration is made with the
+ * instances of the old schema stopped, whose Prisma client could not read the new type anyway.
  */
 export function postgresAdapterFactory(
   url: string,
   poolOrOptions: PostgresPoolOptions | pg.Pool = {},
+  { preparedStatements = false } = {},
 ): SqlMigrationAwareDriverAdapterFactory {
   const schema = postgresSchema(url);
-  const options = schema === 'public' ? {} : { schema };
+  const options = {
+    ...(schema === 'public' ? {} : { schema }),
+    ...(preparedStatements ? { statementNameGenerator: preparedStatementNames() } : {}),
+  };
   return poolOrOptions instanceof pg.Pool
     ? new PrismaPg(poolOrOptions, { ...options, disposeExternalPool: true })
     : new PrismaPg(postgresPoolConfig(url, poolOrOptions), options);

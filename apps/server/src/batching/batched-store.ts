@@ -4,15 +4,14 @@ import { contextOf } from '../http/request-context.js';
 import type { DatabaseCall, RequestTrace, Tracing } from '../tracing/tracing.js';
 import { publishDispatch } from './diagnostics.js';
 
-/** A store: plain async methods, one query each (or a transaction of them). */
+/** A store: plain async methods, one query each. */
 // biome-ignore lint/suspicious/noExplicitAny: a method of any signature; callers keep its own.
 type StoreMethod = (...args: any[]) => Promise<unknown>;
 
 /** How the calls the requests of one turn make to one store method reach the database. */
 export type Sharing =
   | { readonly kind: 'items'; readonly most: number }
-  | { readonly kind: 'equal-calls' }
-  | { readonly kind: 'transaction' };
+  | { readonly kind: 'equal-calls' };
 
 /**
  * The calls' items go in one call of at most `most` items (a statement binds only so many
@@ -23,12 +22,6 @@ export const mergeItems = (most = Number.POSITIVE_INFINITY): Sharing => ({ kind:
 
 /** Calls with equal arguments share one call; different ones are made side by side. */
 export const shareEqualCalls: Sharing = { kind: 'equal-calls' };
-
-/**
- * `method(work)` runs `work` in a transaction, with a store of its own: each call alone, and the
- * calls `work` makes on its store recorded in the trace of the request that called.
- */
-export const transaction: Sharing = { kind: 'transaction' };
 
 /** For each method of a store, how its calls are shared: alone unless named. */
 export type SharingPlan<Store> = { readonly [Method in keyof Store]?: Sharing };
@@ -153,40 +146,12 @@ function summaryOf<Store>({ name, queries }: StoreDescription<Store>, method: st
   return query;
 }
 
-/** `store` as one request calls it: every call made alone and recorded in `trace`. */
-function recordedFor<Store extends object>(
-  description: StoreDescription<Store>,
-  store: Store,
-  trace: RequestTrace,
-): Store {
-  const methods = Object.entries(store as Record<string, StoreMethod>).map(([method, send]) => {
-    const query = summaryOf(description, method);
-    const call = (...args: unknown[]) =>
-      description.tracing.databaseCall([trace], query, () => send(...args));
-    return [method, call] as const;
-  });
-  return Object.fromEntries(methods) as Store;
-}
-
-function transactionCall<Store extends object>(
-  send: StoreMethod,
-  description: StoreDescription<Store>,
-): MethodCall {
-  return ({ trace }, [work]) =>
-    send((storeInTransaction: Store) =>
-      (work as (store: Store) => Promise<unknown>)(
-        recordedFor(description, storeInTransaction, trace),
-      ),
-    );
-}
-
 function methodCall<Store extends object>(
   description: StoreDescription<Store>,
   method: string,
   send: StoreMethod,
 ): MethodCall {
   const sharing = description.sharing[method as keyof Store];
-  if (sharing?.kind === 'transaction') return transactionCall(send, description);
   const context = {
     store: description.name,
     method,

@@ -13,7 +13,7 @@ let db: DatabaseClient;
 let storeFor: (res: Response) => PetStore;
 let statements = 0;
 /** The statements' SQL since the last reset of `statements`. */
-let sql: string[] = [];
+const sql: string[] = [];
 
 beforeAll(async () => {
   database = await freshDatabase(inject('templateDatabase'));
@@ -95,18 +95,6 @@ describe('the batched pet store', () => {
       asked.map((one) => ({ ...one, id: undefined })),
     );
     expect(new Set(created.map(([one]) => one?.id)).size).toBe(asked.length);
-  });
-
-  it("runs each transaction alone, on its request's own queries", async () => {
-    sql = [];
-    const stored = await Promise.all(
-      ['One', 'Two'].map((name) =>
-        requestOf().transaction((queries) => queries.insertPets([pet(name)])),
-      ),
-    );
-    expect(stored.map(([one]) => one?.name)).toEqual(['One', 'Two']);
-    // Each its own insert, in a transaction of its own.
-    expect(sql.filter((text) => /^\s*INSERT/i.test(text))).toHaveLength(2);
   });
 
   it("tells a diagnostics channel each shared call's size and the turns of the first calls in it", async () => {

@@ -5,13 +5,7 @@ import {
   type PetStore,
 } from '../pets/pet-store.js';
 import type { Tracing } from '../tracing/tracing.js';
-import {
-  batchedStore,
-  mergeItems,
-  type SharingPlan,
-  shareEqualCalls,
-  transaction,
-} from './batched-store.js';
+import { batchedStore, mergeItems, type SharingPlan, shareEqualCalls } from './batched-store.js';
 
 /**
  * What the requests of one turn share of the pet store:
@@ -22,8 +16,8 @@ import {
  * - a turn's creates are inserted with one statement, so they cost one commit, and each is
  *   answered once that statement is committed, as it would be alone; a statement that fails
  *   fails every create in it (a fault would fail them all anyway);
- * - the keys of a turn's idempotent creates are looked up together; each create's transaction
- *   runs alone.
+ * - each idempotent create claims its key alone (one statement on PostgreSQL, a transaction on
+ *   SQLite); the keys a turn's replays look up are read together.
  * Every other query is made alone, for the request that asked.
  */
 export const PET_STORE_SHARING = {
@@ -31,7 +25,6 @@ export const PET_STORE_SHARING = {
   listPage: shareEqualCalls,
   insertPets: mergeItems(MOST_PETS_PER_INSERT),
   findIdempotencyRecords: mergeItems(),
-  transaction,
 } as const satisfies SharingPlan<PetStore>;
 
 /** The pet store as each request calls it, sharing what `PET_STORE_SHARING` says. */

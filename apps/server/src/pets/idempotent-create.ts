@@ -1,6 +1,5 @@
 import type { Pet } from '@animal-store/contract';
 import { IDEMPOTENCY_KEY_LIFETIME_MS, idempotentAnswer } from '@animal-store/contract/rules';
-import { isUniqueViolation } from '@animal-store/db';
 import type { IdempotencyClaim, PetStore, UnsavedPet } from './pet-store.js';
 
 export type IdempotentCreateResult =
@@ -11,7 +10,7 @@ export type IdempotentCreateResult =
 /**
  * What an earlier create with the claim's key answered, while its record lives: the interface's
  * decision (@animal-store/contract/rules, as the mock's), over the SHA-256 of the body's
- * fingerprint that the record keeps. Records are purged lazily once the key is forgotten.
+ * fingerprint that the record keeps. Expired records are purged by the store's claims.
  */
 async function replay(
   store: PetStore,
@@ -30,34 +29,23 @@ async function replay(
 }
 
 /**
- * Creates the pet and records the claim's key in one transaction, unless the key was used
- * before: then the earlier answer is replayed, or, for another body, refused. When a concurrent
- * request with the same key wins the race, the unique key makes this one roll back and replay
- * the winner.
+ * Creates the pet under the claim's key, unless the key was used before: then the earlier answer
+ * is replayed, or, for another body, refused. The key is claimed first, so a new key (nearly
+ * every create) costs the store one call; a replay, the claim that failed and the look-up. The
+ * claim fails for a key still remembered, and one a concurrent create claimed first: the
+ * look-up then finds the winner. Looked up when it had just expired, the key is claimed again.
  */
 export async function createPetOnce(
   store: PetStore,
   pet: UnsavedPet,
   claim: IdempotencyClaim,
 ): Promise<IdempotentCreateResult> {
-  const earlier = await replay(store, claim);
-  if (earlier) return earlier;
-  try {
-    const created = await store.transaction(async (queries) => {
-      // Expired records only (this key's included, if it expired): a live record of this key,
-      // committed by a concurrent request, must stay and make the insert below fail.
-      await queries.deleteIdempotencyRecordsBefore(
-        new Date(Date.now() - IDEMPOTENCY_KEY_LIFETIME_MS),
-      );
-      const [saved] = (await queries.insertPets([pet])) as [Pet];
-      await queries.insertIdempotencyRecord(claim, saved.id);
-      return saved;
-    });
-    return { outcome: 'created', pet: created };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const winner = await replay(store, claim);
-    if (winner) return winner;
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const forgottenBefore = new Date(Date.now() - IDEMPOTENCY_KEY_LIFETIME_MS);
+    const created = await store.insertPetUnderKey(pet, claim, forgottenBefore);
+    if (created) return { outcome: 'created', pet: created };
+    const earlier = await replay(store, claim);
+    if (earlier) return earlier;
+    if (attempt === 2) throw new Error('An Idempotency-Key was neither claimed nor replayed.');
   }
 }

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createPetStore, type PetStore } from './pet-store.js';
 
@@ -79,14 +80,66 @@ it('keeps an idempotency record with its pet, finds it by its key, and refuses t
   });
 });
 
-it('runs a transaction on its own queries, and keeps nothing of one that fails', async () => {
-  const failure = new Error('changed its mind');
-  await expect(
-    store.transaction(async (queries) => {
-      await queries.insertPets([{ name: 'Rolled back', categoryId: 1, status: 'available' }]);
-      throw failure;
-    }),
-  ).rejects.toBe(failure);
-  const all = await store.listPage({ limit: 100 });
-  expect(all.pets.map(({ name }) => name)).not.toContain('Rolled back');
+describe('insertPetUnderKey', () => {
+  const DAY_MS = 24 * 60 * 60_000;
+  const pet = (name: string) => ({ name, categoryId: 4, status: 'pending' }) as const;
+  const remembered = () => new Date(Date.now() - DAY_MS);
+
+  it('stores the pet under a new key, and nothing under a key still remembered', async () => {
+    const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'first' };
+    const stored = await store.insertPetUnderKey(pet('Claimed'), claim, remembered());
+    expect(stored).toMatchObject(pet('Claimed'));
+    const [record] = await store.findIdempotencyRecords([claim]);
+    expect(record).toMatchObject({ requestHash: 'first', petId: stored?.id });
+
+    const again = await store.insertPetUnderKey(
+      pet('Not stored'),
+      { ...claim, requestHash: 'second' },
+      remembered(),
+    );
+    expect(again).toBeUndefined();
+    const all = await store.listPage({ limit: 100, status: 'pending' });
+    expect(all.pets.map(({ name }) => name)).not.toContain('Not stored');
+    expect(await store.findIdempotencyRecords([claim])).toEqual([record]);
+  });
+
+  it('takes over a key whose record has expired: a new pet, and the record points to it', async () => {
+    const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'old' };
+    const first = await store.insertPetUnderKey(pet('Before'), claim, remembered());
+    // Every record made until a second from now counts as expired.
+    const later = new Date(Date.now() + 1_000);
+    const second = await store.insertPetUnderKey(
+      pet('After'),
+      { ...claim, requestHash: 'new' },
+      later,
+    );
+    expect(second).toMatchObject(pet('After'));
+    expect(second?.id).toBeGreaterThan(first?.id ?? Number.POSITIVE_INFINITY);
+    const [record] = await store.findIdempotencyRecords([claim]);
+    expect(record).toMatchObject({ requestHash: 'new', petId: second?.id });
+  });
+
+  it('forgets the expired records of other keys', async () => {
+    const expiring = { scope: 'key_c', key: `k-${randomUUID()}`, requestHash: 'old' };
+    await store.insertPetUnderKey(pet('Expiring'), expiring, remembered());
+    // A store just made purges at its first claim, as a server does after it starts.
+    const later = new Date(Date.now() + 1_000);
+    const other = { scope: 'key_c', key: `k-${randomUUID()}`, requestHash: 'other' };
+    await createPetStore(db).insertPetUnderKey(pet('Other'), other, later);
+    expect(await store.findIdempotencyRecords([expiring, other])).toEqual([
+      undefined,
+      expect.objectContaining({ requestHash: 'other' }),
+    ]);
+  });
+
+  it('of concurrent claims of one key, stores exactly one pet', async () => {
+    const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'race' };
+    const names = Array.from({ length: 8 }, (_, i) => `Racer ${claim.key} ${i}`);
+    const stored = await Promise.all(
+      names.map((name) => store.insertPetUnderKey(pet(name), claim, remembered())),
+    );
+    expect(stored.filter(Boolean)).toHaveLength(1);
+    const all = await store.listPage({ limit: 100, status: 'pending' });
+    expect(all.pets.filter(({ name }) => names.includes(name))).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Pet, PetStatus } from '@animal-store/contract';
-import { type DatabaseClient, Prisma } from '@animal-store/db';
+import { type DatabaseClient, Prisma, providerOf } from '@animal-store/db';
 import { fromStoredName, toStoredName } from './stored-names.js';
 
 /** The wire shape is chosen here, column by column; nothing else leaves the database. */
@@ -166,14 +166,108 @@ function petQueries(db: DatabaseClient | Prisma.TransactionClient) {
 
 export type PetQueries = ReturnType<typeof petQueries>;
 
-/** Every database call the pets operations make: one method per query, and a transaction. */
+/**
+ * What `insertPetUnderKey` takes: the pet, the key's claim, and the time before which a create
+ * with the key is forgotten (a record made earlier is expired, and taken over).
+ */
+type InsertUnderKey = (
+  pet: UnsavedPet,
+  claim: IdempotencyClaim,
+  forgottenBefore: Date,
+) => Promise<Pet | undefined>;
+
+/** The most expired records one purge deletes: a bounded statement, run again while more wait. */
+const MOST_RECORDS_PER_PURGE = 1_000;
+
+/** How often PostgreSQL's expired records are purged, by the idempotent create that comes. */
+const PURGE_EVERY_MS = 60_000;
+
+/**
+ * PostgreSQL's purge of expired records, which the one statement leaves out (a purge inside it
+ * would lock other keys' records while it claims its own): at most once a minute, as its own
+ * statement before a create's, taking only records no other statement holds, at most
+ * `MOST_RECORDS_PER_PURGE`; when that many went, the next create purges again.
+ */
+function expiredRecordPurge(db: DatabaseClient) {
+  let nextAt = 0;
+  return async (forgottenBefore: Date) => {
+    const now = Date.now();
+    if (now < nextAt) return;
+    nextAt = now + PURGE_EVERY_MS;
+    const purged = await db.$executeRaw`
+      DELETE FROM "idempotency_records" WHERE ctid = ANY (ARRAY (
+        SELECT ctid FROM "idempotency_records" WHERE "created_at" < ${forgottenBefore}
+        LIMIT ${MOST_RECORDS_PER_PURGE} FOR UPDATE SKIP LOCKED))`;
+    if (purged === MOST_RECORDS_PER_PURGE) nextAt = 0;
+  };
+}
+
+/**
+ * PostgreSQL: one statement claims the key and inserts the pet with the id the claim took from
+ * the pets' sequence. The claim takes a key no record holds, or whose record has expired; a key
+ * still remembered in the statement's snapshot takes no id, and one a concurrent create claimed
+ * first takes nothing from its record (`ON CONFLICT … WHERE` finds it live): either way nothing is
+ * inserted and no row comes back. The first create of a minute purges expired records first.
+ */
+function insertUnderKeyInOneStatement(db: DatabaseClient): InsertUnderKey {
+  const purgeExpired = expiredRecordPurge(db);
+  return async (pet, { scope, key, requestHash }, forgottenBefore) => {
+    await purgeExpired(forgottenBefore);
+    const createdAt = new Date();
+    const rows = await db.$queryRaw<PetRow[]>`
+      WITH claim AS (
+        INSERT INTO "idempotency_records" AS record
+          ("scope", "key", "request_hash", "pet_id", "created_at")
+        SELECT ${scope}, ${key}, ${requestHash}, nextval('pets_id_seq'), ${createdAt}
+        WHERE NOT EXISTS (
+          SELECT FROM "idempotency_records"
+          WHERE "scope" = ${scope} AND "key" = ${key} AND "created_at" >= ${forgottenBefore})
+        ON CONFLICT ("scope", "key") DO UPDATE
+          SET "request_hash" = excluded."request_hash", "pet_id" = excluded."pet_id",
+              "created_at" = excluded."created_at"
+          WHERE record."created_at" < ${forgottenBefore}
+        RETURNING "pet_id"
+      )
+      INSERT INTO "pets" ("id", "name", "category_id", "status", "created_at")
+      SELECT "pet_id", ${toStoredName(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status}, ${createdAt}
+      FROM claim
+      RETURNING "id", "name", "category_id" AS "categoryId", "status"`;
+    return rows[0] && toPet(rows[0]);
+  };
+}
+
+/**
+ * SQLite, which has no data-modifying `WITH`: one transaction forgets the expired records, and
+ * unless the key still has one, inserts the pet and records the key. `BEGIN IMMEDIATE` (our
+ * adapter's) holds the database's write lock throughout, so no other create, in this process or
+ * another, can claim the key between the look and the insert.
+ */
+function insertUnderKeyInTransaction(db: DatabaseClient): InsertUnderKey {
+  return (pet, claim, forgottenBefore) =>
+    db.$transaction(async (tx) => {
+      const queries = petQueries(tx);
+      await queries.deleteIdempotencyRecordsBefore(forgottenBefore);
+      const [remembered] = await queries.findIdempotencyRecords([claim]);
+      if (remembered) return undefined;
+      const [saved] = (await queries.insertPets([pet])) as [Pet];
+      await queries.insertIdempotencyRecord(claim, saved.id);
+      return saved;
+    });
+}
+
+/** Every database call the pets operations make: one method per query. */
 export function createPetStore(db: DatabaseClient) {
   return {
     ...petQueries(db),
-    /** Runs `work` in one transaction, with the queries on it. */
-    transaction<T>(work: (queries: PetQueries) => Promise<T>): Promise<T> {
-      return db.$transaction((tx) => work(petQueries(tx)));
-    },
+    /**
+     * Stores `pet` under `claim`'s key, unless a create with the key made at or after
+     * `forgottenBefore` is remembered: then it stores nothing and answers undefined. Written in
+     * each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
+     */
+    insertPetUnderKey:
+      providerOf(db) === 'postgresql'
+        ? insertUnderKeyInOneStatement(db)
+        : insertUnderKeyInTransaction(db),
   };
 }
 
@@ -181,10 +275,11 @@ export type PetStore = ReturnType<typeof createPetStore>;
 
 /** What each query reads or writes, as a trace names its database call (`SELECT pets`). */
 export const PET_QUERY_SUMMARIES = {
+  insertPetUnderKey: { operation: 'INSERT', table: 'pets' },
   findPets: { operation: 'SELECT', table: 'pets' },
   listPage: { operation: 'SELECT', table: 'pets' },
   insertPets: { operation: 'INSERT', table: 'pets' },
   findIdempotencyRecords: { operation: 'SELECT', table: 'idempotency_records' },
   deleteIdempotencyRecordsBefore: { operation: 'DELETE', table: 'idempotency_records' },
   insertIdempotencyRecord: { operation: 'INSERT', table: 'idempotency_records' },
-} as const satisfies Record<keyof PetQueries, { operation: string; table: string }>;
+} as const satisfies Record<keyof PetStore, { operation: string; table: string }>;
