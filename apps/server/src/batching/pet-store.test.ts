@@ -12,15 +12,12 @@ let database: TestDatabase;
 let db: DatabaseClient;
 let storeFor: (res: Response) => PetStore;
 let statements = 0;
-/** The statements' SQL since the last reset of `statements`. */
-const sql: string[] = [];
 
 beforeAll(async () => {
   database = await freshDatabase(inject('templateDatabase'));
   db = createPrismaClient(database.url, {
-    onQuery: (query) => {
+    onQuery: () => {
       statements += 1;
-      sql.push(query.sql);
     },
   });
   storeFor = batchedPetStore(createPetStore(db), TRACING_OFF);
