@@ -10,8 +10,12 @@ export interface ForegroundCommand {
   readonly child: ChildProcess;
   /** Everything it has written to stdout and stderr so far. */
   output(): string;
-  /** Undefined while it runs; once it has exited, how, with the end of its output. */
-  exitReport(): string | undefined;
+  /**
+   * Undefined while it runs and prints; once it has exited, or printed nothing for `quietMs`,
+   * how, with the end of its output. A wait on a busy machine is judged by this rather than by
+   * its length: a start that builds keeps printing, however slowly, where a hung one falls silent.
+   */
+  stuckReport(quietMs: number): string | undefined;
   /** Sends `signal` to its whole process group; resolves once the command itself has exited. */
   signalGroup(signal: NodeJS.Signals): Promise<void>;
 }
@@ -28,19 +32,26 @@ export function startInForeground(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
+  let lastPrintedAt = Date.now();
   const keep = (chunk: Buffer) => {
     output += chunk;
+    lastPrintedAt = Date.now();
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const running = () => child.exitCode === null && child.signalCode === null;
+  const exitReport = () =>
+    running()
+      ? undefined
+      : `${command} exited (${child.exitCode ?? child.signalCode}):\n${output.slice(-6000)}`;
   return {
     child,
     output: () => output,
-    exitReport: () =>
-      running()
-        ? undefined
-        : `${command} exited (${child.exitCode ?? child.signalCode}):\n${output.slice(-6000)}`,
+    stuckReport(quietMs) {
+      const quietFor = Date.now() - lastPrintedAt;
+      if (quietFor < quietMs) return exitReport();
+      return `${command} has printed nothing for ${Math.round(quietFor / 1000)} s:\n${output.slice(-6000)}`;
+    },
     async signalGroup(signal) {
       try {
         process.kill(-(child.pid as number), signal);
