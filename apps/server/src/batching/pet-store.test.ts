@@ -76,8 +76,9 @@ describe('the batched pet store', () => {
   it('fails only the page whose read failed when pages are read together', async () => {
     const [good, bad] = await Promise.allSettled([
       requestOf().listPage({ limit: 1 }),
-      // Not an id at all: Prisma refuses to build the statement.
-      requestOf().listPage({ afterId: Number.NaN, limit: 1 }),
+      // Not a count at all (past the type checker, as a bug would be): neither database takes
+      // it as a statement's LIMIT.
+      requestOf().listPage({ limit: 'many' as unknown as number }),
     ]);
     expect(good.status).toBe('fulfilled');
     expect(bad.status).toBe('rejected');

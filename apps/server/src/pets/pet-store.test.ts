@@ -65,19 +65,36 @@ it('lists a page after a position, of one status or all, and says whether more f
   });
 });
 
-it('keeps an idempotency record with its pet, finds it by its key, and refuses the key a second time', async () => {
-  const claim = { scope: 'key_a', key: 'k-1', requestHash: 'hash-1' };
-  const [pet] = await store.insertPets([{ name: 'Kept', categoryId: 1, status: 'available' }]);
-  await store.insertIdempotencyRecord(claim, pet?.id ?? 0);
-  const [found, missing] = await store.findIdempotencyRecords([
-    claim,
-    { ...claim, key: 'never-used' },
-  ]);
-  expect(found).toMatchObject({ requestHash: 'hash-1', petId: pet?.id });
-  expect(missing).toBeUndefined();
-  await expect(store.insertIdempotencyRecord(claim, pet?.id ?? 0)).rejects.toMatchObject({
-    code: 'P2002',
-  });
+it('answers a page as findPets answers its pets, whatever their names hold, in one statement that builds its JSON', async () => {
+  const statements: string[] = [];
+  const observed = createPrismaClient(database.url, { onQuery: ({ sql }) => statements.push(sql) });
+  try {
+    const observedStore = createPetStore(observed);
+    const stored = await observedStore.insertPets([
+      {
+        name: `Back\\slash, ${NUL}, \\0 and "quotes"`,
+        categoryId: 9007199254740991,
+        status: 'sold',
+      },
+      { name: 'Ünïcødé 🐈 \u2028', categoryId: 1, status: 'sold' },
+      { name: '', categoryId: 2, status: 'sold' },
+    ]);
+    const ids = stored.map(({ id }) => id);
+    const before = Math.min(...ids) - 1;
+    statements.length = 0;
+    const [all, exactly, nothingAfter] = [
+      await observedStore.listPage({ afterId: before, limit: 3, status: 'sold' }),
+      await observedStore.listPage({ afterId: before, limit: 2, status: 'sold' }),
+      await observedStore.listPage({ afterId: Math.max(...ids), limit: 5, status: 'sold' }),
+    ];
+    expect(all).toEqual({ pets: await store.findPets(ids), hasMore: false });
+    expect(exactly).toEqual({ pets: all.pets.slice(0, 2), hasMore: true });
+    expect(nothingAfter).toEqual({ pets: [], hasMore: false });
+    expect(statements).toHaveLength(3);
+    for (const sql of statements) expect(sql).toMatch(/json_agg|json_group_array/);
+  } finally {
+    await observed.$disconnect();
+  }
 });
 
 describe('insertPetUnderKey', () => {

@@ -97,25 +97,14 @@ function inOrderOf(pets: readonly UnsavedPet[], created: Pet[]): Pet[] {
   });
 }
 
-/** Every query of the pets operations, on `db` or on a transaction of it. */
-function petQueries(db: DatabaseClient | Prisma.TransactionClient) {
+/** The queries of the pets operations that both databases write alike. */
+function petQueries(db: DatabaseClient) {
   return {
     /** The pets with `ids`, in their order; undefined where no pet has the id. */
     async findPets(ids: readonly number[]): Promise<Array<Pet | undefined>> {
       const rows = await db.pet.findMany({ where: { id: { in: [...ids] } }, select: PET_COLUMNS });
       const byId = new Map(rows.map((row) => [petIdOf(row.id), toPet(row)]));
       return ids.map((id) => byId.get(id));
-    },
-
-    /** Up to `limit` pets after `afterId` in ascending id order, and whether more follow. */
-    async listPage({ status, afterId, limit }: PageQuery): Promise<Page> {
-      const rows = await db.pet.findMany({
-        where: { status, id: afterId === undefined ? undefined : { gt: afterId } },
-        orderBy: { id: 'asc' },
-        take: limit + 1,
-        select: PET_COLUMNS,
-      });
-      return { pets: rows.slice(0, limit).map(toPet), hasMore: rows.length > limit };
     },
 
     /**
@@ -151,20 +140,8 @@ function petQueries(db: DatabaseClient | Prisma.TransactionClient) {
       );
       return rows.map((row) => (row ? { ...row, petId: petIdOf(row.petId) } : undefined));
     },
-
-    /** Forgets the records made before `before`. */
-    async deleteIdempotencyRecordsBefore(before: Date): Promise<void> {
-      await db.idempotencyRecord.deleteMany({ where: { createdAt: { lt: before } } });
-    },
-
-    /** Records that `claim`'s key made the pet `petId`; a unique violation if it is taken. */
-    async insertIdempotencyRecord(claim: IdempotencyClaim, petId: number): Promise<void> {
-      await db.idempotencyRecord.create({ data: { ...claim, petId }, select: { scope: true } });
-    },
   };
 }
-
-export type PetQueries = ReturnType<typeof petQueries>;
 
 /**
  * What `insertPetUnderKey` takes: the pet, the key's claim, and the time before which a create
@@ -237,37 +214,98 @@ function insertUnderKeyInOneStatement(db: DatabaseClient): InsertUnderKey {
 }
 
 /**
- * SQLite, which has no data-modifying `WITH`: one transaction forgets the expired records, and
- * unless the key still has one, inserts the pet and records the key. `BEGIN IMMEDIATE` (our
- * adapter's) holds the database's write lock throughout, so no other create, in this process or
- * another, can claim the key between the look and the insert.
+ * SQLite, which has no data-modifying `WITH`: one batch transaction of three statements, sent to
+ * the database together. It forgets the expired records, inserts the pet unless the key still has
+ * a record, and records the key for the pet just inserted, if one was (`changes()` and
+ * `last_insert_rowid()` of the insert, on the same connection). `BEGIN IMMEDIATE` (our adapter's)
+ * holds the database's write lock throughout, so no other create, in this process or another, can
+ * claim the key between the look and the insert.
  */
 function insertUnderKeyInTransaction(db: DatabaseClient): InsertUnderKey {
-  return (pet, claim, forgottenBefore) =>
-    db.$transaction(async (tx) => {
-      const queries = petQueries(tx);
-      await queries.deleteIdempotencyRecordsBefore(forgottenBefore);
-      const [remembered] = await queries.findIdempotencyRecords([claim]);
-      if (remembered) return undefined;
-      const [saved] = (await queries.insertPets([pet])) as [Pet];
-      await queries.insertIdempotencyRecord(claim, saved.id);
-      return saved;
-    });
+  return async (pet, { scope, key, requestHash }, forgottenBefore) => {
+    const createdAt = new Date();
+    const [, inserted] = await db.$transaction([
+      db.$executeRaw`DELETE FROM "idempotency_records" WHERE "created_at" < ${forgottenBefore}`,
+      db.$queryRaw<PetRow[]>`
+        INSERT INTO "pets" ("name", "category_id", "status", "created_at")
+        SELECT ${toStoredName(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status}, ${createdAt}
+        WHERE NOT EXISTS (
+          SELECT 1 FROM "idempotency_records" WHERE "scope" = ${scope} AND "key" = ${key})
+        RETURNING "id", "name", "category_id" AS "categoryId", "status"`,
+      db.$executeRaw`
+        INSERT INTO "idempotency_records" ("scope", "key", "request_hash", "pet_id", "created_at")
+        SELECT ${scope}, ${key}, ${requestHash}, last_insert_rowid(), ${createdAt}
+        WHERE changes() = 1`,
+    ]);
+    return inserted[0] && toPet(inserted[0]);
+  };
+}
+
+/**
+ * A page's pets, and the one after it if any (which tells whether more follow), as one JSON array
+ * the database writes: a page is one statement and one row, and none of its pets is mapped or
+ * serialised in JavaScript. Each dialect has its own JSON functions; both write a bigint as a
+ * JSON number, so ids arrive as the numbers they are.
+ */
+type PageAsJson = (query: PageQuery) => Promise<string>;
+
+/** The page's rows and the one after it, if any: what each dialect aggregates. */
+function pageRows({ status, afterId, limit }: PageQuery) {
+  const ofStatus = status === undefined ? Prisma.empty : Prisma.sql`AND "status" = ${status}`;
+  return Prisma.sql`
+    SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets"
+    WHERE "id" > ${afterId ?? 0} ${ofStatus} ORDER BY "id" LIMIT ${limit + 1}`;
+}
+
+function pageInPostgresJson(db: DatabaseClient): PageAsJson {
+  return async (query) => {
+    const [row] = await db.$queryRaw<[{ pets: string }]>`
+      SELECT coalesce(json_agg("page" ORDER BY "id"), '[]')::text AS "pets"
+      FROM (${pageRows(query)}) AS "page"`;
+    return row.pets;
+  };
+}
+
+function pageInSqliteJson(db: DatabaseClient): PageAsJson {
+  return async (query) => {
+    const [row] = await db.$queryRaw<[{ pets: string }]>`
+      SELECT json_group_array(json_object('id', "id", 'name', "name",
+          'categoryId', "categoryId", 'status', "status") ORDER BY "id") AS "pets"
+      FROM (${pageRows(query)}) AS "page"`;
+    return row.pets;
+  };
+}
+
+/** Up to `limit` pets after `afterId` in ascending id order, and whether more follow. */
+function pageReader(pageAsJson: PageAsJson) {
+  return async (query: PageQuery): Promise<Page> => {
+    const pets = JSON.parse(await pageAsJson(query)) as Pet[];
+    // The row after the page, read only to say that more follow.
+    const hasMore = pets.length > query.limit;
+    if (hasMore) pets.pop();
+    for (const pet of pets) pet.name = fromStoredName(pet.name);
+    return { pets, hasMore };
+  };
 }
 
 /** Every database call the pets operations make: one method per query. */
 export function createPetStore(db: DatabaseClient) {
+  const postgresql = providerOf(db) === 'postgresql';
   return {
     ...petQueries(db),
+    /**
+     * Up to `limit` pets after `afterId` in ascending id order, and whether more follow: one
+     * statement, in each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
+     */
+    listPage: pageReader(postgresql ? pageInPostgresJson(db) : pageInSqliteJson(db)),
     /**
      * Stores `pet` under `claim`'s key, unless a create with the key made at or after
      * `forgottenBefore` is remembered: then it stores nothing and answers undefined. Written in
      * each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
      */
-    insertPetUnderKey:
-      providerOf(db) === 'postgresql'
-        ? insertUnderKeyInOneStatement(db)
-        : insertUnderKeyInTransaction(db),
+    insertPetUnderKey: postgresql
+      ? insertUnderKeyInOneStatement(db)
+      : insertUnderKeyInTransaction(db),
   };
 }
 
@@ -280,6 +318,4 @@ export const PET_QUERY_SUMMARIES = {
   listPage: { operation: 'SELECT', table: 'pets' },
   insertPets: { operation: 'INSERT', table: 'pets' },
   findIdempotencyRecords: { operation: 'SELECT', table: 'idempotency_records' },
-  deleteIdempotencyRecordsBefore: { operation: 'DELETE', table: 'idempotency_records' },
-  insertIdempotencyRecord: { operation: 'INSERT', table: 'idempotency_records' },
 } as const satisfies Record<keyof PetStore, { operation: string; table: string }>;

@@ -9,5 +9,7 @@ export function toStoredName(name: string): string {
 }
 
 export function fromStoredName(stored: string): string {
+  // Most names hold no backslash: they are stored as sent, and read without a scan of each.
+  if (!stored.includes('\\')) return stored;
   return stored.replace(/\\([\\0])/g, (_, char: string) => (char === '0' ? NUL : '\\'));
 }
