@@ -106,8 +106,12 @@ describe('insertPetUnderKey', () => {
     const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'first' };
     const stored = await store.insertPetUnderKey(pet('Claimed'), claim, remembered());
     expect(stored).toMatchObject(pet('Claimed'));
-    const [record] = await store.findIdempotencyRecords([claim]);
+    const [record, neverUsed] = await store.findIdempotencyRecords([
+      claim,
+      { ...claim, key: `never-used-${randomUUID()}` },
+    ]);
     expect(record).toMatchObject({ requestHash: 'first', petId: stored?.id });
+    expect(neverUsed).toBeUndefined();
 
     const again = await store.insertPetUnderKey(
       pet('Not stored'),
