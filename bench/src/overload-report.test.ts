@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AdmissionSummary } from './admission-watch.js';
 import { OVERLOAD_LEVELS } from './overload-levels.js';
 import { overloadDetailTable, overloadTable, renderOverloadReport } from './overload-report.js';
 import type { LevelResult, OverloadTargetRun } from './overload-run.js';
@@ -29,6 +30,8 @@ function levelResult(index: number, okPerSecond: number, rest: Partial<LevelResu
     peakRssMethod: 'VmHWM' as const,
     generatorCpuPercent: 50,
     generatorLoopDelayP99Ms: 12,
+    admission: undefined as AdmissionSummary | undefined,
+    listenOverflowsPerSecond: 0,
     ...rest,
   };
 }
@@ -59,6 +62,14 @@ const ours = run('ours', false, [
     pastDeadline: 5_221,
     pastDeadlineConnecting: 4_100,
     peakRssBytes: 382 * MB,
+    admission: {
+      limitMedian: 117,
+      limitLeast: 100,
+      limitMost: 176.4,
+      waitingMedian: 2_983,
+      requestsPerStatement: 114.2,
+    },
+    listenOverflowsPerSecond: 169.3,
   }),
   levelResult(3, 14_000),
   levelResult(4, 15_000),
@@ -101,6 +112,16 @@ describe('overloadTable', () => {
     expect(lines[steady + 2]).toBe('| ours | 7 | 42 | 7 | 7 | 7 | 7 | 7 |');
     expect(table).toContain('| ours | 200 | 200 | 382 |');
     expect(table).toContain('| bare | 96 | 96 |');
+  });
+
+  it("gives the server's admission limit, its line, the requests sharing each statement and the kernel's dropped connections; nothing of the first three for the bare baseline", () => {
+    expect(table).toContain('| ours | – | – | 117 (100–176) | – |');
+    const lines = table.split('\n');
+    const waiting = lines.indexOf('| **requests waiting for room, median** |  |  |  |  |  |  |  |');
+    expect(lines[waiting + 1]).toBe('| bare | – | – | – | – | – | – | – |');
+    expect(lines[waiting + 2]).toBe('| ours | – | – | 2,983 | – | – | – | – |');
+    expect(table).toContain('| ours | – | – | 114 | – |');
+    expect(table).toContain('| ours | 0 | 0 | 169 | 0 |');
   });
 
   it('says n/a for a level a server did not reach', () => {

@@ -57,6 +57,23 @@ const METRICS: readonly MetricRow[] = [
     cell: (result) => integer(result.steadyP99Ms),
   },
   { title: 'peak RSS MB', cell: (result) => megabytes(result.peakRssBytes) },
+  {
+    title: 'admission limit, median (least–most), from its metrics',
+    cell: ({ admission: a }) =>
+      a ? `${integer(a.limitMedian)} (${integer(a.limitLeast)}–${integer(a.limitMost)})` : '–',
+  },
+  {
+    title: 'requests waiting for room, median',
+    cell: ({ admission }) => (admission ? integer(admission.waitingMedian) : '–'),
+  },
+  {
+    title: 'requests per database statement',
+    cell: ({ admission }) => (admission ? integer(admission.requestsPerStatement) : '–'),
+  },
+  {
+    title: 'listen-queue overflows per s (machine-wide)',
+    cell: (result) => integer(result.listenOverflowsPerSecond),
+  },
 ];
 
 /**

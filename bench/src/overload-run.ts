@@ -1,7 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { type AdmissionSummary, watchAdmission } from './admission-watch.js';
 import { cleaningUp } from './cleanup.js';
 import { closedLoop, type DeadlineRun, type DeadlineTarget, openLoop } from './deadline-load.js';
 import { type DeadlineSummary, summarizeTally } from './deadline-tally.js';
+import { listenOverflows } from './kernel-counters.js';
 import {
   arrivalRate,
   DEADLINE_MS,
@@ -31,6 +33,10 @@ export interface LevelResult extends DeadlineSummary {
   peakRssMethod: 'VmHWM' | 'sampled';
   generatorCpuPercent: number;
   generatorLoopDelayP99Ms: number;
+  /** What the server's own metrics say of the level; undefined for the bare baseline. */
+  admission: AdmissionSummary | undefined;
+  /** Connection attempts the kernel dropped, listen queue full, per second (machine-wide). */
+  listenOverflowsPerSecond: number;
 }
 
 export interface OverloadTargetRun {
@@ -77,10 +83,14 @@ async function measureLevel(
 ): Promise<LevelResult> {
   const { pid } = seeded.started.server;
   const rate = level.kind === 'open' ? arrivalRate(capacityPerSecond, level.capacityMultiple) : 0;
+  const { metricsOrigin } = seeded.started;
+  const admission = metricsOrigin === undefined ? undefined : watchAdmission(metricsOrigin);
   const peak = watchPeakRss(pid);
   const cpuBefore = cpuSeconds(pid);
+  const overflowsBefore = listenOverflows();
   const run: DeadlineRun = await runLevel(getByRandomId(seeded), level, seconds, rate);
   const serverCpuPercent = ((cpuSeconds(pid) - cpuBefore) / run.seconds) * 100;
+  const listenOverflowsPerSecond = (listenOverflows() - overflowsBefore) / run.seconds;
   return {
     ...summarizeTally(run.tally, run.seconds),
     level,
@@ -92,6 +102,8 @@ async function measureLevel(
     peakRssMethod: peak.method,
     generatorCpuPercent: run.generator.cpuPercent,
     generatorLoopDelayP99Ms: run.generator.loopDelayP99Ms,
+    admission: await admission?.finish(),
+    listenOverflowsPerSecond,
   };
 }
 

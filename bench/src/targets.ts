@@ -29,6 +29,8 @@ export interface RunSettings {
 export interface StartedTarget {
   server: RunningServer;
   apiKey: string;
+  /** Where an API server serves its Prometheus metrics; the bare baseline has none. */
+  metricsOrigin?: string;
 }
 
 /** One server under test: a row label, what it is, and how to start it on a fresh database. */
@@ -146,6 +148,7 @@ export function apiServerTarget(
     async start() {
       const databaseUrl = await freshDatabaseUrl(database, settings.tempFolder, name);
       const port = await freePort();
+      const metricsPort = await freePort();
       const env = serverEnvironment(settings, {
         // The caller's first, so that none of them can change what the bench itself sets.
         ...settings.serverEnv,
@@ -155,7 +158,7 @@ export function apiServerTarget(
         // Request logs and metrics stay on while measuring, as in production: recording them is
         // part of every request's cost.
         LOG_LEVEL: 'info',
-        METRICS_PORT: String(await freePort()),
+        METRICS_PORT: String(metricsPort),
         DATABASE_URL: databaseUrl,
         // No load balancer to drain from (`--balancer` stops its balancer first): a stopped
         // server closes at once (older revisions ignore the setting).
@@ -174,7 +177,11 @@ export function apiServerTarget(
         stdoutFile: settings.stdoutFile,
         env,
       });
-      return { server, apiKey: await createEnterpriseKey(serverRoot, env) };
+      return {
+        server,
+        apiKey: await createEnterpriseKey(serverRoot, env),
+        metricsOrigin: `http://127.0.0.1:${metricsPort}`,
+      };
     },
   };
 }
