@@ -69,7 +69,7 @@ const createPet = (db: Pick<DatabaseClient, 'pet'>, name: string, status = 'sold
 
 const claim = { scope: 'createPet', key: 'key-1', requestHash: 'hash-1' };
 
-/** The server's idempotent create on SQLite (pet-store.ts, insertPetUnderKey): one interactive transaction. */
+/** An interactive transaction: the server's idempotent create on SQLite until it became a batch. */
 const createPetOnce = (db: DatabaseClient, name: string) =>
   db.$transaction(async (tx) => {
     await tx.idempotencyRecord.deleteMany({ where: { createdAt: { lt: LONG_AGO } } });
@@ -82,6 +82,25 @@ const createPetOnce = (db: DatabaseClient, name: string) =>
     });
     return pet;
   });
+
+/**
+ * The server's idempotent create on SQLite (pet-store.ts, insertUnderKeyInTransaction): a batch
+ * transaction of raw statements, the record inserted for the pet by `last_insert_rowid()` where
+ * `changes()` says the pet was. A key already recorded inserts neither.
+ */
+const insertPetUnderKey = (db: DatabaseClient, name: string) =>
+  db.$transaction([
+    db.$executeRaw`DELETE FROM "idempotency_records" WHERE "created_at" < ${LONG_AGO}`,
+    db.$queryRaw`
+      INSERT INTO "pets" ("name", "category_id", "status", "created_at")
+      SELECT ${name}, ${3n}, 'available', ${CREATED_AT}
+      WHERE NOT EXISTS (
+        SELECT 1 FROM "idempotency_records" WHERE "scope" = 'batch' AND "key" = 'key-1')
+      RETURNING "id", "name"`,
+    db.$executeRaw`
+      INSERT INTO "idempotency_records" ("scope", "key", "request_hash", "pet_id", "created_at")
+      SELECT 'batch', 'key-1', 'hash-1', last_insert_rowid(), ${CREATED_AT} WHERE changes() = 1`,
+  ]);
 
 const upsertSecret = (db: DatabaseClient, value: string) =>
   db.serverSecret.upsert({
@@ -154,6 +173,14 @@ const STEPS: readonly Step[] = [
       }),
   },
   { name: 'a unique violation in a transaction', run: (db) => createPetOnce(db, 'Twice') },
+  { name: 'a batch transaction claiming a new key', run: (db) => insertPetUnderKey(db, 'Claim') },
+  { name: 'the same batch for a key taken', run: (db) => insertPetUnderKey(db, 'Not stored') },
+  {
+    name: "a page as the database's JSON",
+    run: (db) => db.$queryRaw`
+      SELECT json_group_array(json_object('id', "id", 'name', "name") ORDER BY "id") AS "pets"
+      FROM (SELECT "id", "name" FROM "pets" ORDER BY "id" LIMIT 3) AS "page"`,
+  },
   {
     name: 'a unique violation alone',
     run: (db) => db.idempotencyRecord.create({ data: { ...claim, petId: 1n } }),
