@@ -227,7 +227,13 @@ describe('createPrismaClient on PostgreSQL', () => {
         holding();
         await new Promise((resolve) => setTimeout(resolve, ms));
       });
-      const outcome = await Promise.race([held, transaction.then(() => 'held', (error) => error)]);
+      const outcome = await Promise.race([
+        held,
+        transaction.then(
+          () => 'held',
+          (error) => error,
+        ),
+      ]);
       if (outcome === 'held') return { ended: transaction };
       if (attempt === 5) throw outcome;
     }

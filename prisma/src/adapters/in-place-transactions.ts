@@ -1,7 +1,8 @@
 /**
- * Transactions on a SQLite connection itself, shared by the server's adapter (libsql-adapter.ts)
- * and the schema engine's (schema-engine/sqlite.mjs): one connection, held by one transaction
- * at a time while every other statement waits, instead of a connection per transaction.
+ * Transactions on a SQLite connection itself: one connection, held by one transaction at a time
+ * while every other statement waits, instead of a connection per transaction. The schema
+ * engine's adapter (schema-engine/sqlite.mjs) runs its transactions so; the server's
+ * (libsql-adapter.ts) holds the connection by the same lock, for its group commits.
  */
 import {
   DriverAdapterError,
@@ -40,6 +41,13 @@ export function createConnectionLock(): ConnectionLock {
 
 const statementOf = (sql: string) => ({ sql, args: [], argTypes: [] });
 
+/** SQLite's transactions are serializable, and only that level is taken. */
+export function refuseOtherIsolationLevels(isolationLevel: IsolationLevel | undefined): void {
+  if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
+    throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
+  }
+}
+
 /**
  * A transaction run on `connection` itself, which `lock` keeps from every other query until it
  * ends. `BEGIN IMMEDIATE` takes SQLite's write lock up front (waiting up to the busy timeout),
@@ -51,9 +59,7 @@ export async function startTransactionInPlace(
   lock: ConnectionLock,
   isolationLevel?: IsolationLevel,
 ): Promise<Transaction> {
-  if (isolationLevel !== undefined && isolationLevel !== 'SERIALIZABLE') {
-    throw new DriverAdapterError({ kind: 'InvalidIsolationLevel', level: isolationLevel });
-  }
+  refuseOtherIsolationLevels(isolationLevel);
   const release = await lock.acquire();
   try {
     await connection.executeRaw(statementOf('BEGIN IMMEDIATE'));

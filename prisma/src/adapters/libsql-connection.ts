@@ -8,7 +8,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import Database from 'libsql';
 import { createGroupCommit } from './group-commit.js';
-import { createConnectionLock, startTransactionInPlace } from './in-place-transactions.js';
+import { createConnectionLock } from './in-place-transactions.js';
 import { fromSqliteError } from './sqlite-errors.js';
 import {
   declaredColumnType,
@@ -75,8 +75,8 @@ const argumentsOf = (query: SqlQuery) =>
  * A Prisma driver adapter connection to the SQLite database at `path` (`:memory:` for a private
  * in-memory one), on libsql's synchronous native API: a statement is answered in the call that
  * sends it, so no query waits behind a promise-chained lock unless a transaction is open.
- * Transactions run on the connection itself (see in-place-transactions.ts), and writes outside
- * them are committed in groups (see group-commit.ts).
+ * Writes and transactions are committed in groups, a transaction as a savepoint of its group's
+ * (see group-commit.ts), on the connection itself.
  */
 export function openLibsqlConnection(
   path: string,
@@ -118,7 +118,8 @@ export function openLibsqlConnection(
   };
 
   /**
-   * Runs `work` at once when no transaction holds the connection, else after the transaction. A
+   * Runs `work` at once when nothing holds the connection, else once the group commit holding it
+   * (and the transactions in it) has committed: nothing outside reads what is not yet durable. A
    * write joins the next group commit, unless it belongs to a transaction opened by SQL text.
    */
   const outsideTransactions = async <T>(work: () => T, query?: SqlQuery): Promise<T> => {
@@ -155,8 +156,9 @@ export function openLibsqlConnection(
         }
       }),
     startTransaction: (isolationLevel) =>
-      startTransactionInPlace(inTransaction, lock, isolationLevel),
+      groupCommit.startTransaction(inTransaction, isolationLevel),
     dispose: async () => {
+      await groupCommit.idle();
       statements.clear();
       // SQLite closes a connection only once none of its prepared statements is left, which is
       // when the garbage collector gets to them. Until then it must hold no lock: no open

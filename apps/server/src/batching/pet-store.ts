@@ -1,4 +1,5 @@
 import {
+  MOST_CLAIMS_PER_INSERT,
   MOST_IDS_PER_LOOKUP,
   MOST_PETS_PER_INSERT,
   PET_QUERY_SUMMARIES,
@@ -16,14 +17,16 @@ import { batchedStore, mergeItems, type SharingPlan, shareEqualCalls } from './b
  * - a turn's creates are inserted with one statement, so they cost one commit, and each is
  *   answered once that statement is committed, as it would be alone; a statement that fails
  *   fails every create in it (a fault would fail them all anyway);
- * - each idempotent create claims its key alone (one statement on PostgreSQL, a transaction on
- *   SQLite); the keys a turn's replays look up are read together.
+ * - a turn's idempotent creates claim their keys together: one statement on PostgreSQL, and on
+ *   SQLite a transaction each, which commit in their turn's group; the keys a turn's replays
+ *   look up are read together.
  * Every other query is made alone, for the request that asked.
  */
 export const PET_STORE_SHARING = {
   findPets: mergeItems(MOST_IDS_PER_LOOKUP),
   listPage: shareEqualCalls,
   insertPets: mergeItems(MOST_PETS_PER_INSERT),
+  insertPetsUnderKeys: mergeItems(MOST_CLAIMS_PER_INSERT),
   findIdempotencyRecords: mergeItems(),
 } as const satisfies SharingPlan<PetStore>;
 

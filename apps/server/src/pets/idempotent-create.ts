@@ -42,7 +42,7 @@ export async function createPetOnce(
 ): Promise<IdempotentCreateResult> {
   for (let attempt = 1; ; attempt++) {
     const forgottenBefore = new Date(Date.now() - IDEMPOTENCY_KEY_LIFETIME_MS);
-    const created = await store.insertPetUnderKey(pet, claim, forgottenBefore);
+    const [created] = await store.insertPetsUnderKeys([{ pet, claim, forgottenBefore }]);
     if (created) return { outcome: 'created', pet: created };
     const earlier = await replay(store, claim);
     if (earlier) return earlier;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createPrismaClient, type DatabaseClient } from '@animal-store/db';
+import { createPrismaClient, type DatabaseClient, providerOf } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { createPetStore, type PetStore } from './pet-store.js';
+import { createPetStore, type IdempotencyClaim, type PetStore } from './pet-store.js';
 
 let database: TestDatabase;
 let db: DatabaseClient;
@@ -97,14 +97,26 @@ it('answers a page as findPets answers its pets, whatever their names hold, in o
   }
 });
 
-describe('insertPetUnderKey', () => {
+describe('insertPetsUnderKeys', () => {
   const DAY_MS = 24 * 60 * 60_000;
   const pet = (name: string) => ({ name, categoryId: 4, status: 'pending' }) as const;
   const remembered = () => new Date(Date.now() - DAY_MS);
+  /** One request's claim, as the idempotent create makes it. */
+  const claimOne = async (
+    unsaved: ReturnType<typeof pet>,
+    claim: IdempotencyClaim,
+    forgottenBefore: Date,
+    claimingStore: PetStore = store,
+  ) => {
+    const [stored] = await claimingStore.insertPetsUnderKeys([
+      { pet: unsaved, claim, forgottenBefore },
+    ]);
+    return stored;
+  };
 
   it('stores the pet under a new key, and nothing under a key still remembered', async () => {
     const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'first' };
-    const stored = await store.insertPetUnderKey(pet('Claimed'), claim, remembered());
+    const stored = await claimOne(pet('Claimed'), claim, remembered());
     expect(stored).toMatchObject(pet('Claimed'));
     const [record, neverUsed] = await store.findIdempotencyRecords([
       claim,
@@ -113,7 +125,7 @@ describe('insertPetUnderKey', () => {
     expect(record).toMatchObject({ requestHash: 'first', petId: stored?.id });
     expect(neverUsed).toBeUndefined();
 
-    const again = await store.insertPetUnderKey(
+    const again = await claimOne(
       pet('Not stored'),
       { ...claim, requestHash: 'second' },
       remembered(),
@@ -126,14 +138,10 @@ describe('insertPetUnderKey', () => {
 
   it('takes over a key whose record has expired: a new pet, and the record points to it', async () => {
     const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'old' };
-    const first = await store.insertPetUnderKey(pet('Before'), claim, remembered());
+    const first = await claimOne(pet('Before'), claim, remembered());
     // Every record made until a second from now counts as expired.
     const later = new Date(Date.now() + 1_000);
-    const second = await store.insertPetUnderKey(
-      pet('After'),
-      { ...claim, requestHash: 'new' },
-      later,
-    );
+    const second = await claimOne(pet('After'), { ...claim, requestHash: 'new' }, later);
     expect(second).toMatchObject(pet('After'));
     expect(second?.id).toBeGreaterThan(first?.id ?? Number.POSITIVE_INFINITY);
     const [record] = await store.findIdempotencyRecords([claim]);
@@ -142,11 +150,11 @@ describe('insertPetUnderKey', () => {
 
   it('forgets the expired records of other keys', async () => {
     const expiring = { scope: 'key_c', key: `k-${randomUUID()}`, requestHash: 'old' };
-    await store.insertPetUnderKey(pet('Expiring'), expiring, remembered());
+    await claimOne(pet('Expiring'), expiring, remembered());
     // A store just made purges at its first claim, as a server does after it starts.
     const later = new Date(Date.now() + 1_000);
     const other = { scope: 'key_c', key: `k-${randomUUID()}`, requestHash: 'other' };
-    await createPetStore(db).insertPetUnderKey(pet('Other'), other, later);
+    await claimOne(pet('Other'), other, later, createPetStore(db));
     expect(await store.findIdempotencyRecords([expiring, other])).toEqual([
       undefined,
       expect.objectContaining({ requestHash: 'other' }),
@@ -156,11 +164,43 @@ describe('insertPetUnderKey', () => {
   it('of concurrent claims of one key, stores exactly one pet', async () => {
     const claim = { scope: 'key_b', key: `k-${randomUUID()}`, requestHash: 'race' };
     const names = Array.from({ length: 8 }, (_, i) => `Racer ${claim.key} ${i}`);
-    const stored = await Promise.all(
-      names.map((name) => store.insertPetUnderKey(pet(name), claim, remembered())),
-    );
+    const stored = await Promise.all(names.map((name) => claimOne(pet(name), claim, remembered())));
     expect(stored.filter(Boolean)).toHaveLength(1);
     const all = await store.listPage({ limit: 100, status: 'pending' });
     expect(all.pets.filter(({ name }) => names.includes(name))).toHaveLength(1);
+  });
+
+  it('claims many keys in one call, a key asked twice by its first request only', async () => {
+    const statements: string[] = [];
+    const observed = createPrismaClient(database.url, {
+      onQuery: ({ sql }) => statements.push(sql),
+    });
+    try {
+      const observedStore = createPetStore(observed);
+      const claim = (key: string, requestHash: string) => ({ scope: 'key_d', key, requestHash });
+      const [first, second] = [`k-${randomUUID()}`, `k-${randomUUID()}`];
+      const stored = await observedStore.insertPetsUnderKeys([
+        { pet: pet('Many 1'), claim: claim(second, 'one'), forgottenBefore: remembered() },
+        { pet: pet('Many 2'), claim: claim(first, 'two'), forgottenBefore: remembered() },
+        { pet: pet('Many 3'), claim: claim(second, 'three'), forgottenBefore: remembered() },
+      ]);
+
+      expect(stored).toEqual([
+        expect.objectContaining(pet('Many 1')),
+        expect.objectContaining(pet('Many 2')),
+        undefined,
+      ]);
+      expect(await store.findPets(stored.map((one) => one?.id ?? 0))).toEqual(stored);
+      expect(await store.findIdempotencyRecords([claim(second, ''), claim(first, '')])).toEqual([
+        expect.objectContaining({ requestHash: 'one', petId: stored[0]?.id }),
+        expect.objectContaining({ requestHash: 'two', petId: stored[1]?.id }),
+      ]);
+      const inserts = statements.filter((sql) => /INSERT/i.test(sql));
+      // PostgreSQL claims every key in one statement; SQLite, a transaction per request, each
+      // inserting the pet and its record (or nothing, for the key taken).
+      expect(inserts).toHaveLength(providerOf(observed) === 'postgresql' ? 1 : 6);
+    } finally {
+      await observed.$disconnect();
+    }
   });
 });

@@ -144,14 +144,20 @@ function petQueries(db: DatabaseClient) {
 }
 
 /**
- * What `insertPetUnderKey` takes: the pet, the key's claim, and the time before which a create
- * with the key is forgotten (a record made earlier is expired, and taken over).
+ * A pet to store under its claim's key, unless a create with the key made at or after
+ * `forgottenBefore` is remembered (a record made earlier is expired, and taken over).
  */
-type InsertUnderKey = (
-  pet: UnsavedPet,
-  claim: IdempotencyClaim,
-  forgottenBefore: Date,
-) => Promise<Pet | undefined>;
+export interface PetUnderKey {
+  pet: UnsavedPet;
+  claim: IdempotencyClaim;
+  forgottenBefore: Date;
+}
+
+/** What `insertPetsUnderKeys` does: the pet stored for each claim that took its key. */
+type InsertUnderKeys = (requests: readonly PetUnderKey[]) => Promise<Array<Pet | undefined>>;
+
+/** The most claims `insertPetsUnderKeys` takes. */
+export const MOST_CLAIMS_PER_INSERT = 1_000;
 
 /** The most expired records one purge deletes: a bounded statement, run again while more wait. */
 const MOST_RECORDS_PER_PURGE = 1_000;
@@ -179,37 +185,83 @@ function expiredRecordPurge(db: DatabaseClient) {
   };
 }
 
+const claimKey = ({ scope, key }: Pick<IdempotencyClaim, 'scope' | 'key'>) =>
+  JSON.stringify([scope, key]);
+
 /**
- * PostgreSQL: one statement claims the key and inserts the pet with the id the claim took from
- * the pets' sequence. The claim takes a key no record holds, or whose record has expired; a key
- * still remembered in the statement's snapshot takes no id, and one a concurrent create claimed
- * first takes nothing from its record (`ON CONFLICT … WHERE` finds it live): either way nothing is
- * inserted and no row comes back. The first create of a minute purges expired records first.
+ * The first request of each key, in the order of their keys: a statement may claim a key once,
+ * and statements that meet take their keys' locks in the same order.
  */
-function insertUnderKeyInOneStatement(db: DatabaseClient): InsertUnderKey {
+function firstOfEachKey(requests: readonly PetUnderKey[]): PetUnderKey[] {
+  const byKey = new Map<string, PetUnderKey>();
+  for (const request of requests) {
+    const key = claimKey(request.claim);
+    if (!byKey.has(key)) byKey.set(key, request);
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, request]) => request);
+}
+
+type ClaimedPetRow = PetRow & { scope: string; key: string };
+
+/**
+ * PostgreSQL: one statement claims the keys and inserts the pets with the ids the claims took
+ * from the pets' sequence. A claim takes a key no record holds, or whose record has expired; a
+ * key still remembered in the statement's snapshot takes no id, and one a concurrent create
+ * claimed first takes nothing from its record (`ON CONFLICT … WHERE` finds it live): either way
+ * no pet is inserted for it. A key asked twice is claimed by its first request; the others find
+ * its record. The earliest `forgottenBefore` of the requests holds for all of them (they were
+ * asked within the same turn). The first create of a minute purges expired records first.
+ */
+function insertUnderKeysInOneStatement(db: DatabaseClient): InsertUnderKeys {
   const purgeExpired = expiredRecordPurge(db);
-  return async (pet, { scope, key, requestHash }, forgottenBefore) => {
+  return async (requests) => {
+    if (requests.length === 0) return [];
+    const claims = firstOfEachKey(requests);
+    const forgottenBefore = new Date(
+      Math.min(...claims.map(({ forgottenBefore }) => forgottenBefore.getTime())),
+    );
     await purgeExpired(forgottenBefore);
     const createdAt = new Date();
-    const rows = await db.$queryRaw<PetRow[]>`
-      WITH claim AS (
+    const column = <T>(value: (request: PetUnderKey) => T) => claims.map(value);
+    const rows = await db.$queryRaw<ClaimedPetRow[]>`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${column(({ claim }) => claim.scope)}::text[], ${column(({ claim }) => claim.key)}::text[],
+          ${column(({ claim }) => claim.requestHash)}::text[],
+          ${column(({ pet }) => toStoredName(pet.name))}::text[],
+          ${column(({ pet }) => String(pet.categoryId))}::bigint[],
+          ${column(({ pet }) => pet.status)}::text[])
+          AS input ("scope", "key", "request_hash", "name", "category_id", "status")
+      ),
+      claim AS (
         INSERT INTO "idempotency_records" AS record
           ("scope", "key", "request_hash", "pet_id", "created_at")
-        SELECT ${scope}, ${key}, ${requestHash}, nextval('pets_id_seq'), ${createdAt}
+        SELECT "scope", "key", "request_hash", nextval('pets_id_seq'), ${createdAt} FROM input
         WHERE NOT EXISTS (
-          SELECT FROM "idempotency_records"
-          WHERE "scope" = ${scope} AND "key" = ${key} AND "created_at" >= ${forgottenBefore})
+          SELECT FROM "idempotency_records" AS live
+          WHERE live."scope" = input."scope" AND live."key" = input."key"
+            AND live."created_at" >= ${forgottenBefore})
         ON CONFLICT ("scope", "key") DO UPDATE
           SET "request_hash" = excluded."request_hash", "pet_id" = excluded."pet_id",
               "created_at" = excluded."created_at"
           WHERE record."created_at" < ${forgottenBefore}
-        RETURNING "pet_id"
+        RETURNING "scope", "key", "pet_id"
+      ),
+      pet AS (
+        INSERT INTO "pets" ("id", "name", "category_id", "status", "created_at")
+        SELECT claim."pet_id", input."name", input."category_id", input."status", ${createdAt}
+        FROM claim JOIN input USING ("scope", "key")
+        RETURNING "id", "name", "category_id", "status"
       )
-      INSERT INTO "pets" ("id", "name", "category_id", "status", "created_at")
-      SELECT "pet_id", ${toStoredName(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status}, ${createdAt}
-      FROM claim
-      RETURNING "id", "name", "category_id" AS "categoryId", "status"`;
-    return rows[0] && toPet(rows[0]);
+      SELECT claim."scope", claim."key", pet."id", pet."name", pet."category_id" AS "categoryId",
+        pet."status"
+      FROM pet JOIN claim ON claim."pet_id" = pet."id"`;
+    const stored = new Map(rows.map((row) => [claimKey(row), toPet(row)]));
+    const claimedBy = new Map(claims.map((request) => [claimKey(request.claim), request]));
+    return requests.map((request) => {
+      const key = claimKey(request.claim);
+      return claimedBy.get(key) === request ? stored.get(key) : undefined;
+    });
   };
 }
 
@@ -217,28 +269,36 @@ function insertUnderKeyInOneStatement(db: DatabaseClient): InsertUnderKey {
  * SQLite, which has no data-modifying `WITH`: one batch transaction of three statements, sent to
  * the database together. It forgets the expired records, inserts the pet unless the key still has
  * a record, and records the key for the pet just inserted, if one was (`changes()` and
- * `last_insert_rowid()` of the insert, on the same connection). `BEGIN IMMEDIATE` (our adapter's)
- * holds the database's write lock throughout, so no other create, in this process or another, can
- * claim the key between the look and the insert.
+ * `last_insert_rowid()` of the insert, on the same connection). Our adapter runs it as a savepoint
+ * of its turn's group commit, one transaction at a time, under the group's `BEGIN IMMEDIATE`: the
+ * database's write lock is held throughout, so no other create, in this process or another, can
+ * claim the key between the look and the insert, and the turn's creates share one commit.
  */
-function insertUnderKeyInTransaction(db: DatabaseClient): InsertUnderKey {
-  return async (pet, { scope, key, requestHash }, forgottenBefore) => {
-    const createdAt = new Date();
-    const [, inserted] = await db.$transaction([
-      db.$executeRaw`DELETE FROM "idempotency_records" WHERE "created_at" < ${forgottenBefore}`,
-      db.$queryRaw<PetRow[]>`
+async function insertUnderKeyInTransaction(
+  db: DatabaseClient,
+  { pet, claim: { scope, key, requestHash }, forgottenBefore }: PetUnderKey,
+): Promise<Pet | undefined> {
+  const createdAt = new Date();
+  const [, inserted] = await db.$transaction([
+    db.$executeRaw`DELETE FROM "idempotency_records" WHERE "created_at" < ${forgottenBefore}`,
+    db.$queryRaw<PetRow[]>`
         INSERT INTO "pets" ("name", "category_id", "status", "created_at")
         SELECT ${toStoredName(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status}, ${createdAt}
         WHERE NOT EXISTS (
           SELECT 1 FROM "idempotency_records" WHERE "scope" = ${scope} AND "key" = ${key})
         RETURNING "id", "name", "category_id" AS "categoryId", "status"`,
-      db.$executeRaw`
+    db.$executeRaw`
         INSERT INTO "idempotency_records" ("scope", "key", "request_hash", "pet_id", "created_at")
         SELECT ${scope}, ${key}, ${requestHash}, last_insert_rowid(), ${createdAt}
         WHERE changes() = 1`,
-    ]);
-    return inserted[0] && toPet(inserted[0]);
-  };
+  ]);
+  return inserted[0] && toPet(inserted[0]);
+}
+
+/** SQLite: each claim in its own transaction, all of them committing in their turn's group. */
+function insertUnderKeysInTransactions(db: DatabaseClient): InsertUnderKeys {
+  return (requests) =>
+    Promise.all(requests.map((request) => insertUnderKeyInTransaction(db, request)));
 }
 
 /**
@@ -299,13 +359,14 @@ export function createPetStore(db: DatabaseClient) {
      */
     listPage: pageReader(postgresql ? pageInPostgresJson(db) : pageInSqliteJson(db)),
     /**
-     * Stores `pet` under `claim`'s key, unless a create with the key made at or after
-     * `forgottenBefore` is remembered: then it stores nothing and answers undefined. Written in
-     * each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
+     * Stores each request's pet under its claim's key, unless a create with the key made at or
+     * after its `forgottenBefore` is remembered, or an earlier request of the list has the same
+     * key: then it stores nothing for it and answers undefined. Written in each database's SQL
+     * (docs/decisions/010-dialect-sql-in-the-store.md).
      */
-    insertPetUnderKey: postgresql
-      ? insertUnderKeyInOneStatement(db)
-      : insertUnderKeyInTransaction(db),
+    insertPetsUnderKeys: postgresql
+      ? insertUnderKeysInOneStatement(db)
+      : insertUnderKeysInTransactions(db),
   };
 }
 
@@ -313,7 +374,7 @@ export type PetStore = ReturnType<typeof createPetStore>;
 
 /** What each query reads or writes, as a trace names its database call (`SELECT pets`). */
 export const PET_QUERY_SUMMARIES = {
-  insertPetUnderKey: { operation: 'INSERT', table: 'pets' },
+  insertPetsUnderKeys: { operation: 'INSERT', table: 'pets' },
   findPets: { operation: 'SELECT', table: 'pets' },
   listPage: { operation: 'SELECT', table: 'pets' },
   insertPets: { operation: 'INSERT', table: 'pets' },
