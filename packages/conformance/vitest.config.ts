@@ -9,6 +9,8 @@ export default defineConfig({
     // As the server suite's: beside every other suite of the test command on two cores, a test
     // took up to ten times its quiet time (30 s against 3, seen in clean-clone runs).
     testTimeout: 90_000,
-    hookTimeout: 60_000,
+    // A file's hook starts a server and then runs the key command a few times (make, revoke),
+    // one process after another, each with a start's allowance.
+    hookTimeout: 240_000,
   },
 });
