@@ -72,8 +72,11 @@ export default defineConfig({
           // After the other projects where one vitest run has both (the Node 24 pass's): vitest
           // runs projects of different `maxWorkers` only as groups one after another.
           sequence: { groupOrder: 1 },
-          testTimeout: 600_000,
-          hookTimeout: 600_000,
+          // Hang guards, not speed claims: the release rehearsal's setup (a copy of the
+          // repository installed, built and released to a registry of its own) took 10 minutes
+          // beside every suite in a clean-clone run on a slow morning.
+          testTimeout: 1_200_000,
+          hookTimeout: 1_200_000,
         },
       },
     ],
