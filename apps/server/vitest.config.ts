@@ -28,10 +28,13 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@animal-store/source'] } },
   test: {
     tags: [NODE_RUNTIME_TAG],
-    // Many tests start processes (the server, its key command): with the web suite's
-    // browsers on the same two cores in CI, one such start can take ten times its quiet time.
-    testTimeout: 90_000,
-    hookTimeout: 90_000,
+    // Hang guards, not speed claims. Many tests start processes one after another (the server,
+    // its key command, three instances behind HAProxy): with every other suite and the web
+    // suite's browsers on the same two cores, one start took ten times its quiet time, and on a
+    // slow morning tests of several starts ran past 90 s (the key command's list, a rolling
+    // restart, five starts of the durable-create test).
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // Files in parallel: each has servers and databases of its own, and spends most of its time
     // waiting on them (sockets, statements, the processes it starts) rather than computing, so
     // twice as many files as cores keep the cores busy. Both databases' projects share them.
