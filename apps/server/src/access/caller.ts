@@ -1,5 +1,5 @@
 import { couldBeApiKey, LONGEST_API_KEY_LENGTH } from '@animal-store/contract/rules';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { Clock } from '../clock.js';
 import { type ApiKeyInfo, type ApiKeyStore, hashSecret } from '../keys/api-key-store.js';
 import type { DatabaseCall, RequestTrace, Tracing } from '../tracing/tracing.js';
@@ -30,8 +30,8 @@ const FIND_KEY: DatabaseCall = { operation: 'SELECT', table: 'api_keys' };
  */
 function keyLookup(keys: ApiKeyStore, tracing: Tracing, periods: Clock) {
   const remembered = { ttl: KEY_RECHECK_MS, perf: periods };
-  const genuine = new LRUCache<string, ApiKeyInfo>({ max: 50_000, ...remembered });
-  const unknown = new LRUCache<string, true>({ max: 10_000, ...remembered });
+  const genuine = boundedCache<string, ApiKeyInfo>(50_000, remembered);
+  const unknown = boundedCache<string, true>(10_000, remembered);
   // Concurrent requests with the same token share one database lookup.
   const pending = new Map<string, Promise<ApiKeyInfo | undefined>>();
 

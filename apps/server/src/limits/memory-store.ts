@@ -5,7 +5,8 @@ import {
   type RateLimitCounts,
   standingOf,
 } from '@animal-store/contract/rules';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { AdmissionRequest, RateLimitStore } from './rate-limit-store.js';
 
 /** Subjects (keys and client addresses) whose counters are kept, by default. */
@@ -33,7 +34,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #bans = new Map<string, number>();
 
   constructor({ maxSubjects = DEFAULT_MAX_SUBJECTS }: MemoryStoreOptions = {}) {
-    this.#counters = new LRUCache({ max: maxSubjects });
+    this.#counters = boundedCache(maxSubjects);
   }
 
   /** How many subjects have counters now. */
