@@ -3,9 +3,11 @@
  * watcher starts, the first run creates and seeds the database and prints a key, each setting
  * takes effect in the server, an edit to the contract reaches the server and the web app without
  * a restart, Ctrl-C leaves no process behind, and a second run reuses the database and the key.
+ * The server's dev step reads the workspace's packages from their sources, so the contract's
+ * watcher rewriting its build as `pnpm dev` starts can never hand the server a half-written file.
  * `pnpm dev:mock` runs the web app on the mock instead: no database, a key of each plan printed.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '@animal-store/local-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,9 +167,9 @@ describe('pnpm dev', () => {
         // The settings in front of `pnpm dev` reach its server, as they reach `pnpm start`'s.
         await expectSettingsInEffect(settings, session.apiUrl, session.output);
 
-        // An edit to the contract's source, while the app is open in a browser: the watcher
-        // rebuilds it, the server restarts on the new build and Vite hands the browser the new
-        // module, with nobody restarting anything.
+        // An edit to the contract's source, while the app is open in a browser: the server
+        // restarts on the source, the watcher rebuilds the contract and Vite hands the browser
+        // the new module, with nobody restarting anything.
         expect(await contractAsServedToBrowser(session)).toContain(
           'Identifier of the category the animal belongs to',
         );
@@ -218,6 +220,46 @@ describe('pnpm dev', () => {
       expect(names).toContain('Made in dev');
 
       expect(await pressCtrlC(session, checkout)).toEqual([]);
+    },
+    STARTUP_MS,
+  );
+
+  it(
+    "the server's dev step starts with no build of the contract or the database package: it " +
+      "reads their sources, which the contract's watcher never rewrites under it",
+    async () => {
+      for (const built of ['packages/contract/dist', 'prisma/dist']) {
+        await rm(join(checkout.root, built), { recursive: true, force: true });
+      }
+      const command = startInForeground('pnpm', ['--filter', '@animal-store/server', 'dev'], {
+        cwd: checkout.root,
+        env: developerEnvironment({ ...settings.env, PORT: String(ports.api) }),
+      });
+      const apiUrl = `http://localhost:${ports.api}`;
+      try {
+        const key = await eventually(
+          async () => /API key\s+(ask_\S+)/.exec(command.output())?.[1],
+          STARTUP_MS,
+          'the development key to be printed',
+          () => command.stuckReport(QUIET_MS),
+        );
+        expect(key).toBe(firstKey);
+        await eventually(
+          async () => ((await fetch(`${apiUrl}/readyz`)).ok ? true : undefined),
+          STARTUP_MS,
+          'the API server',
+          () => command.stuckReport(QUIET_MS),
+        );
+        const listed = await fetch(`${apiUrl}/v1/pets?limit=100`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(listed.status).toBe(200);
+      } catch (error) {
+        await command.signalGroup('SIGINT');
+        throw new Error(`${error}\n--- server dev output ---\n${command.output().slice(-6000)}`);
+      }
+      await command.signalGroup('SIGINT');
+      expect(await processesLeftInside(checkout.root)).toEqual([]);
     },
     STARTUP_MS,
   );
