@@ -4,6 +4,7 @@
  * database statement. Read from its Prometheus endpoint (`METRICS_PORT`), which serves on the
  * server's own event loop: a scrape every 250 ms costs it a few ms a second.
  */
+import { median } from './median-round.js';
 
 /** The server's metrics, as `apps/server/src/operations/metrics.ts` names them. */
 const METRIC = {
@@ -42,11 +43,6 @@ export function metricSum(text: string, name: string): number | undefined {
     sum = (sum ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 interface Scrape {

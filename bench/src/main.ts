@@ -71,7 +71,7 @@ async function runScenarios(
 
 async function runOverload(options: BenchOptions, targets: BenchTarget[], header: RunHeader) {
   const shape = { durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
-  const runs = await overloadTargets(targets, shape);
+  const runs = await overloadTargets(targets, shape, options.rounds);
   await publish(
     renderOverloadReport(header, runs, shape),
     header.date,

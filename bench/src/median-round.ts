@@ -1,5 +1,11 @@
 import type { ScenarioResult } from './scenario-measurement.js';
 
+/** The middle value, the lower middle one of an even count: no round's figure is invented. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+}
+
 /**
  * One server's rounds of a scenario, as one result: throughput and latency from its median
  * round by req/s (the lower middle one of an even count), so that one round slowed by the

@@ -2,9 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { parseOptions, UsageError } from './options.js';
 
 describe('parseOptions --overload', () => {
-  it('takes --duration, --warmup and --compare as the scenarios do', () => {
-    const options = parseOptions(['--overload', '--duration', '5', '--compare', 'HEAD~1']);
-    expect(options).toMatchObject({ overload: true, durationSeconds: 5, compare: 'HEAD~1' });
+  it('takes --duration, --warmup, --rounds and --compare as the scenarios do', () => {
+    const options = parseOptions([
+      '--overload',
+      '--duration',
+      '5',
+      '--rounds',
+      '3',
+      '--compare',
+      'HEAD~1',
+    ]);
+    expect(options).toMatchObject({
+      overload: true,
+      durationSeconds: 5,
+      rounds: 3,
+      compare: 'HEAD~1',
+    });
   });
 
   it('is off by default', () => {
@@ -13,7 +26,6 @@ describe('parseOptions --overload', () => {
 
   it('refuses the flags whose say it takes over', () => {
     for (const flag of [
-      ['--rounds', '3'],
       ['--connections', '10'],
       ['--scenarios', 'get'],
       ['--soak', '60'],

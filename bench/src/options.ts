@@ -8,8 +8,8 @@ export const USAGE = `Usage: pnpm bench [options]
   --connections N            concurrent connections (default 50)
   --duration S               measured seconds per scenario (default 10)
   --warmup S                 unmeasured seconds before each scenario (default 2)
-  --rounds N                 runs of each scenario against each server, taking turns; the
-                             report gives each server's median round (default 1)
+  --rounds N                 runs of each scenario (with --overload, of all its levels) against
+                             each server, taking turns; the report gives medians (default 1)
   --scenarios a,b,c          some of: ${SCENARIO_NAMES.join(', ')} (default: all)
   --db sqlite|postgres       database of the servers, the bare baseline's too (default sqlite;
                              postgres: with rate limits in Redis when it answers)
@@ -83,13 +83,11 @@ function serverVariables(assignments: readonly string[] | undefined): Record<str
   return variables;
 }
 
-/** What the overload mode fixes itself: its levels, their clients, its one round. */
+/** What the overload mode fixes itself: its levels and their clients. */
 function refuseWithOverload(values: Record<string, unknown>): void {
-  for (const flag of ['soak', 'scenarios', 'connections', 'rounds']) {
+  for (const flag of ['soak', 'scenarios', 'connections']) {
     if (values[flag] !== undefined) {
-      throw new UsageError(
-        `--overload sets its own levels and runs them once: leave out --${flag}`,
-      );
+      throw new UsageError(`--overload sets its own levels and clients: leave out --${flag}`);
     }
   }
 }

@@ -36,7 +36,7 @@ function levelResult(index: number, okPerSecond: number, rest: Partial<LevelResu
   };
 }
 
-function run(name: string, isBaseline: boolean, levels: LevelResult[]): OverloadTargetRun {
+function run(name: string, isBaseline: boolean, ...rounds: LevelResult[][]): OverloadTargetRun {
   return {
     target: {
       name,
@@ -46,7 +46,7 @@ function run(name: string, isBaseline: boolean, levels: LevelResult[]): Overload
       start: async () => ({}) as never,
     },
     idleRssBytes: 170 * MB,
-    levels,
+    rounds,
   };
 }
 
@@ -76,6 +76,20 @@ const ours = run('ours', false, [
   levelResult(5, 14_500, { skipped: 321, generatorCpuPercent: 97 }),
   levelResult(6, 13_800, { errors: 4 }),
 ]);
+
+const HEADER: RunHeader = {
+  date: new Date('2026-11-29T05:00:00Z'),
+  revision: 'abc1234',
+  machine: { cpuModel: 'Test CPU', cores: 2, nodeVersion: 'v20.20.2' },
+  connections: 50,
+  durationSeconds: 10,
+  warmupSeconds: 2,
+  rounds: 1,
+  database: 'sqlite',
+  redisUrl: undefined,
+  serverNodeOptions: '',
+  serverEnv: {},
+};
 
 describe('overloadTable', () => {
   const table = overloadTable([bare, ours]);
@@ -142,22 +156,8 @@ describe('overloadDetailTable', () => {
 });
 
 describe('renderOverloadReport', () => {
-  const header: RunHeader = {
-    date: new Date('2026-11-29T05:00:00Z'),
-    revision: 'abc1234',
-    machine: { cpuModel: 'Test CPU', cores: 2, nodeVersion: 'v20.20.2' },
-    connections: 50,
-    durationSeconds: 10,
-    warmupSeconds: 2,
-    rounds: 1,
-    database: 'sqlite',
-    redisUrl: undefined,
-    serverNodeOptions: '',
-    serverEnv: {},
-  };
-
   it('explains below the tables what may have limited a level', () => {
-    const report = renderOverloadReport(header, [bare, ours], {
+    const report = renderOverloadReport(HEADER, [bare, ours], {
       durationSeconds: 10,
       warmupSeconds: 2,
     });
@@ -167,5 +167,79 @@ describe('renderOverloadReport', () => {
     );
     expect(report).toContain('- ⚠ **ours, open 2× capacity**: 321 arrivals not sent');
     expect(report).not.toContain('**bare, open 2× capacity**');
+  });
+});
+
+describe('over several rounds', () => {
+  // Capacity 20,000 / 10,000 / 16,000 for the bare server, its 1,000-client share 0.5, 1.0, 0.75;
+  // ours 10,000 / 12,000 / 8,000, its share 0.9, 0.5, 1.0.
+  const bareRounds = [
+    [20_000, 0.5, 90],
+    [10_000, 1, 91],
+    [16_000, 0.75, 92],
+  ].map(([capacity = 0, share = 0, rss = 0]) => [
+    levelResult(0, capacity, { peakRssBytes: rss * MB }),
+    levelResult(1, capacity * share),
+  ]);
+  const oursRounds = [
+    [10_000, 0.9, 210, 300, 50],
+    [12_000, 0.5, 250, 100, 50],
+    [8_000, 1, 230, 200, 95],
+  ].map(([capacity = 0, share = 0, rss = 0, pastDeadline = 0, generatorCpuPercent = 0]) => [
+    levelResult(0, capacity),
+    levelResult(1, capacity * share, {
+      peakRssBytes: rss * MB,
+      pastDeadline,
+      errors: 2,
+      generatorCpuPercent,
+    }),
+  ]);
+  const runs = [run('bare', true, ...bareRounds), run('ours', false, ...oursRounds)];
+  const table = overloadTable(runs);
+  const lines = table.split('\n');
+  const rowsUnder = (title: string) => {
+    const at = lines.findIndex((line) => line.startsWith(`| **${title}`));
+    // The levels no round reached are n/a alike: one stands for them all.
+    return [lines[at + 1], lines[at + 2]].map((line) => line?.replace(/( n\/a \|)+$/, ' n/a |'));
+  };
+
+  it("gives each measure as the median of the rounds', the share of capacity within each round", () => {
+    // 2xx/s: the median of 9,000, 6,000, 8,000; the share: the median of 0.9, 0.5, 1.0.
+    expect(rowsUnder('answered 2xx per s')[1]).toBe('| ours | 10,000 | 8,000 (0.90×) | n/a |');
+    expect(rowsUnder('requests past the 1 s deadline')[1]).toBe('| ours | 0 | 200 | n/a |');
+    // Peak RSS: the highest of any round.
+    expect(rowsUnder('peak RSS MB')).toEqual([
+      '| bare | 92 | 200 | n/a |',
+      '| ours | 200 | 250 | n/a |',
+    ]);
+  });
+
+  it('lists the shares round by round', () => {
+    expect(rowsUnder('× its 50-client figure, by round')).toEqual([
+      '| bare | – | 0.50, 1.00, 0.75 | n/a |',
+      '| ours | – | 0.90, 0.50, 1.00 | n/a |',
+    ]);
+  });
+
+  it("gives the crowd ratio, ours' share over the baseline's in the same round, as a median", () => {
+    // 0.9 / 0.5, 0.5 / 1.0, 1.0 / 0.75: 1.80, 0.50, 1.33.
+    expect(rowsUnder("× its 50-client figure over bare's in the same round")).toEqual([
+      '| bare | – | – | n/a |',
+      '| ours | – | **1.33** (1.80, 0.50, 1.33) | n/a |',
+    ]);
+  });
+
+  it('gives every round its rows of counts, summing errors and flagging each round', () => {
+    const detail = overloadDetailTable(runs);
+    expect(detail.split('\n')[0]).toContain('| level | round | server |');
+    expect(detail).toContain('|  | 3 | bare |');
+    expect(detail).toContain('|  |  | ours |  | 80,000 | 0 | 0 | ⚠ 2 | 100 | ⚠ 95 | 12.0 |');
+    const report = renderOverloadReport({ ...HEADER, rounds: 3 }, runs, {
+      durationSeconds: 10,
+      warmupSeconds: 2,
+    });
+    expect(report).toContain('medians of 3 rounds');
+    expect(report).toContain('- ⚠ **ours, closed 1,000 naive, round 3**: the generator was busy');
+    expect(report).not.toContain('round 1**: the generator');
   });
 });

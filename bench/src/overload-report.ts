@@ -1,4 +1,6 @@
+import { median } from './median-round.js';
 import { DEADLINE_MS, levelLabel, MAX_OUTSTANDING, OVERLOAD_LEVELS } from './overload-levels.js';
+import { medianLevels, sharesAgainstBaseline, sharesByRound } from './overload-rounds.js';
 import type { LevelResult, OverloadShape, OverloadTargetRun } from './overload-run.js';
 import { headerLine, type RunHeader } from './report.js';
 
@@ -20,11 +22,23 @@ function table(head: string[], align: Array<'left' | 'right'>, rows: string[][])
   return [line(head), line(rule), ...rows.map(line)].join('\n');
 }
 
-/** 2xx per second, and beyond the first level its ratio to the first: the server's capacity. */
-function answeredCell(result: LevelResult, capacity: number, isCapacityLevel: boolean): string {
-  const answered = integer(result.okPerSecond);
-  if (isCapacityLevel) return answered;
-  return capacity > 0 ? `${answered} (${(result.okPerSecond / capacity).toFixed(2)}×)` : answered;
+const ratios = (values: readonly number[]) => values.map((value) => value.toFixed(2)).join(', ');
+
+/** 2xx per second, and beyond the first level its median share of the server's capacity. */
+function answeredCell(summary: LevelResult, run: OverloadTargetRun, level: number): string {
+  const answered = integer(summary.okPerSecond);
+  const shares = sharesByRound(run, level);
+  if (level === 0 || shares.length === 0) return answered;
+  return `${answered} (${median(shares).toFixed(2)}×)`;
+}
+
+/** The server's share over the baseline's, median of the rounds, the rounds' own in brackets. */
+function againstBaselineCell(run: OverloadTargetRun, baseline: OverloadTargetRun, level: number) {
+  if (run === baseline || level === 0) return '–';
+  const byRound = sharesAgainstBaseline(run, baseline, level);
+  if (byRound.length === 0) return 'n/a';
+  const spread = byRound.length > 1 ? ` (${ratios(byRound)})` : '';
+  return `**${median(byRound).toFixed(2)}**${spread}`;
 }
 
 const generatorStrained = (result: LevelResult) =>
@@ -33,14 +47,13 @@ const generatorStrained = (result: LevelResult) =>
 
 interface MetricRow {
   title: string;
-  cell: (result: LevelResult, run: OverloadTargetRun, level: number) => string;
+  cell: (summary: LevelResult, run: OverloadTargetRun, level: number) => string;
 }
 
 const METRICS: readonly MetricRow[] = [
   {
     title: 'answered 2xx per s (× its 50-client figure)',
-    cell: (result, run, level) =>
-      answeredCell(result, run.levels[0]?.okPerSecond ?? 0, level === 0),
+    cell: (summary, run, level) => answeredCell(summary, run, level),
   },
   { title: 'shed (503) per s', cell: (result) => integer(result.shedPerSecond) },
   {
@@ -76,20 +89,42 @@ const METRICS: readonly MetricRow[] = [
   },
 ];
 
+/** The rows that need every round, or the baseline beside: the spread and the crowd ratio. */
+function roundRows(runs: readonly OverloadTargetRun[]): MetricRow[] {
+  const rows: MetricRow[] = [];
+  if (runs.some((run) => run.rounds.length > 1)) {
+    rows.push({
+      title: '× its 50-client figure, by round',
+      cell: (_, run, level) => (level === 0 ? '–' : ratios(sharesByRound(run, level))),
+    });
+  }
+  const baseline = runs.find((run) => run.target.isBaseline);
+  if (baseline) {
+    rows.push({
+      title: `× its 50-client figure over ${baseline.target.name}'s in the same round, median (by round)`,
+      cell: (_, run, level) => againstBaselineCell(run, baseline, level),
+    });
+  }
+  return rows;
+}
+
 /**
  * Issue 56's table: a column per level, a group of rows per measure with a row per server in
  * each, so that ours sits beside the bare baseline (and the compared revision) level by level.
+ * Over several rounds each measure is the median of the rounds' (medianLevel), and the crowd
+ * ratios of issue 73 follow, round by round.
  */
 export function overloadTable(runs: readonly OverloadTargetRun[]): string {
   const head = ['', ...OVERLOAD_LEVELS.map(levelLabel)];
   const align = head.map((_, i) => (i === 0 ? 'left' : 'right') as 'left' | 'right');
+  const summaries = new Map(runs.map((run) => [run, medianLevels(run)]));
   const rows: string[][] = [];
-  for (const metric of METRICS) {
+  for (const metric of [...METRICS, ...roundRows(runs)]) {
     rows.push([`**${metric.title}**`, ...OVERLOAD_LEVELS.map(() => '')]);
     for (const run of runs) {
       const cells = OVERLOAD_LEVELS.map((_, index) => {
-        const result = run.levels[index];
-        return result ? metric.cell(result, run, index) : 'n/a';
+        const summary = summaries.get(run)?.[index];
+        return summary ? metric.cell(summary, run, index) : 'n/a';
       });
       rows.push([run.target.name, ...cells]);
     }
@@ -97,10 +132,12 @@ export function overloadTable(runs: readonly OverloadTargetRun[]): string {
   return table(head, align, rows);
 }
 
-/** Every count behind the table, and how hard the generator itself worked for each level. */
+/** Every count behind the table, round by round, and how hard the generator worked for each. */
 export function overloadDetailTable(runs: readonly OverloadTargetRun[]): string {
+  const rounds = Math.max(...runs.map((run) => run.rounds.length));
   const head = [
     'level',
+    ...(rounds > 1 ? ['round'] : []),
     'server',
     'offered/s',
     'sent',
@@ -111,26 +148,31 @@ export function overloadDetailTable(runs: readonly OverloadTargetRun[]): string 
     'generator CPU %',
     'generator delay p99 ms',
   ];
-  const align = head.map((_, i) => (i < 2 ? 'left' : 'right') as 'left' | 'right');
+  const labels = rounds > 1 ? 3 : 2;
+  const align = head.map((_, i) => (i < labels ? 'left' : 'right') as 'left' | 'right');
   const rows: string[][] = [];
   OVERLOAD_LEVELS.forEach((level, index) => {
-    runs.forEach((run, runIndex) => {
-      const result = run.levels[index];
-      if (!result) return;
-      const strained = generatorStrained(result);
-      rows.push([
-        runIndex === 0 ? `**${levelLabel(level)}**` : '',
-        run.target.name,
-        result.ratePerSecond === undefined ? '' : integer(result.ratePerSecond),
-        integer(result.sent),
-        result.skipped > 0 ? `${FLAG} ${integer(result.skipped)}` : '0',
-        result.other > 0 ? `${FLAG} ${integer(result.other)}` : '0',
-        result.errors > 0 ? `${FLAG} ${integer(result.errors)}` : '0',
-        integer(result.serverCpuPercent),
-        `${strained ? `${FLAG} ` : ''}${integer(result.generatorCpuPercent)}`,
-        result.generatorLoopDelayP99Ms.toFixed(1),
-      ]);
-    });
+    for (let round = 0; round < rounds; round++) {
+      runs.forEach((run, runIndex) => {
+        const result = run.rounds[round]?.[index];
+        if (!result) return;
+        const strained = generatorStrained(result);
+        const first = runIndex === 0;
+        rows.push([
+          first && round === 0 ? `**${levelLabel(level)}**` : '',
+          ...(rounds > 1 ? [first ? String(round + 1) : ''] : []),
+          run.target.name,
+          result.ratePerSecond === undefined ? '' : integer(result.ratePerSecond),
+          integer(result.sent),
+          result.skipped > 0 ? `${FLAG} ${integer(result.skipped)}` : '0',
+          result.other > 0 ? `${FLAG} ${integer(result.other)}` : '0',
+          result.errors > 0 ? `${FLAG} ${integer(result.errors)}` : '0',
+          integer(result.serverCpuPercent),
+          `${strained ? `${FLAG} ` : ''}${integer(result.generatorCpuPercent)}`,
+          result.generatorLoopDelayP99Ms.toFixed(1),
+        ]);
+      });
+    }
   });
   return table(head, align, rows);
 }
@@ -138,20 +180,23 @@ export function overloadDetailTable(runs: readonly OverloadTargetRun[]): string 
 function flaggedLines(runs: readonly OverloadTargetRun[]): string[] {
   const lines: string[] = [];
   for (const run of runs) {
-    for (const result of run.levels) {
-      const where = `**${run.target.name}, ${levelLabel(result.level)}**`;
-      if (generatorStrained(result)) {
-        lines.push(
-          `- ${FLAG} ${where}: the generator was busy or held up (${integer(result.generatorCpuPercent)} % CPU, ` +
-            `event-loop delay p99 ${result.generatorLoopDelayP99Ms.toFixed(1)} ms): its lateness is in the latencies, and it may have sent less than asked`,
-        );
+    run.rounds.forEach((levels, round) => {
+      const inRound = run.rounds.length > 1 ? `, round ${round + 1}` : '';
+      for (const result of levels) {
+        const where = `**${run.target.name}, ${levelLabel(result.level)}${inRound}**`;
+        if (generatorStrained(result)) {
+          lines.push(
+            `- ${FLAG} ${where}: the generator was busy or held up (${integer(result.generatorCpuPercent)} % CPU, ` +
+              `event-loop delay p99 ${result.generatorLoopDelayP99Ms.toFixed(1)} ms): its lateness is in the latencies, and it may have sent less than asked`,
+          );
+        }
+        if (result.skipped > 0) {
+          lines.push(
+            `- ${FLAG} ${where}: ${integer(result.skipped)} arrivals not sent, ${integer(MAX_OUTSTANDING)} requests being outstanding`,
+          );
+        }
       }
-      if (result.skipped > 0) {
-        lines.push(
-          `- ${FLAG} ${where}: ${integer(result.skipped)} arrivals not sent, ${integer(MAX_OUTSTANDING)} requests being outstanding`,
-        );
-      }
-    }
+    });
   }
   return lines;
 }
@@ -162,14 +207,26 @@ export function renderOverloadReport(
   runs: readonly OverloadTargetRun[],
   shape: OverloadShape,
 ): string {
-  const sampled = runs.some((run) => run.levels.some((r) => r.peakRssMethod === 'sampled'));
+  const sampled = runs.some((run) =>
+    run.rounds.some((levels) => levels.some((r) => r.peakRssMethod === 'sampled')),
+  );
   const flagged = flaggedLines(runs);
+  const rounds = Math.max(...runs.map((run) => run.rounds.length));
+  const roundsNote =
+    rounds > 1
+      ? ` Over ${rounds} rounds, a round being every level against every server in turn ` +
+        "(alternating the order), each measure is the median of the rounds' (the lower middle " +
+        "of an even count); peak RSS and the generator's load are the highest of any round, and " +
+        'answers other than 2xx and 503, connection errors and arrivals not sent are summed. ' +
+        "A share of the 50-client figure is over the same round's, and a server's share over " +
+        "the baseline's is taken within each round: the crowd ratio of issue 73."
+      : '';
   return [
     `# Animal Store overload bench: ${runs.map((run) => run.target.name).join(' vs ')}`,
     '',
     headerLine(
       header,
-      `get by random id, every request given up after ${DEADLINE_MS / 1000} s, ${shape.durationSeconds} s per level (${shape.warmupSeconds} s warm-up at 50 clients)`,
+      `get by random id, every request given up after ${DEADLINE_MS / 1000} s, ${shape.durationSeconds} s per level (${shape.warmupSeconds} s warm-up at 50 clients)${rounds > 1 ? `, medians of ${rounds} rounds` : ''}`,
     ),
     '',
     ...runs.map((run) => `- **${run.target.name}**: ${run.target.description}`),
@@ -181,7 +238,7 @@ export function renderOverloadReport(
       'Retry-After and a random part of it again, as @animal-store/client does. Open loop: ' +
       "arrivals evenly spaced at 1, 2 and 4 times the server's own 50-client 2xx per second, " +
       'sent whatever became of the ones before, each timed from its arrival. Only what ends within ' +
-      `a level's seconds is counted. Latency percentiles count 2xx answers only. Peak RSS is the server's ${sampled ? 'RSS sampled every 100 ms' : 'VmHWM, reset before each level'}.`,
+      `a level's seconds is counted. Latency percentiles count 2xx answers only. Peak RSS is the server's ${sampled ? 'RSS sampled every 100 ms' : 'VmHWM, reset before each level'}.${roundsNote}`,
     '',
     overloadDetailTable(runs),
     '',

@@ -16,6 +16,7 @@ import { cpuSeconds, watchPeakRss } from './process-stats.js';
 import { progress } from './progress.js';
 import { type SeededTarget, startSeeded } from './target-run.js';
 import type { BenchTarget } from './targets.js';
+import { inTurnOrder } from './turn-order.js';
 
 export interface OverloadShape {
   durationSeconds: number;
@@ -42,7 +43,8 @@ export interface LevelResult extends DeadlineSummary {
 export interface OverloadTargetRun {
   target: BenchTarget;
   idleRssBytes: number;
-  levels: LevelResult[];
+  /** Each round's levels, in OVERLOAD_LEVELS' order. */
+  rounds: LevelResult[][];
 }
 
 /** The `get` scenario's requests: a pet that exists, at random. */
@@ -144,36 +146,48 @@ function levelLine(name: string, result: LevelResult): string {
 }
 
 /**
- * Every overload level against every target. All targets are started and seeded first; then
- * each level runs against each target in turn, one under load at a time, so that a drift in
- * the machine's speed touches every target alike. A target's first level (50 clients, after the
- * warm-up) gives its capacity, from which its open-loop rates are taken.
+ * Every overload level against every target, `rounds` times. All targets are started and seeded
+ * first; then each level runs against each target in turn, one under load at a time, in the
+ * order of `inTurnOrder` (alternating from one round to the next), so that a drift in the
+ * machine's speed touches every target alike. A round is a whole run of the levels: a target's
+ * first level of the round (50 clients, after a warm-up in the first round) gives its capacity,
+ * from which that round's open-loop rates are taken.
  */
 export async function overloadTargets(
   targets: readonly BenchTarget[],
   shape: OverloadShape,
+  rounds = 1,
 ): Promise<OverloadTargetRun[]> {
-  const runs: Array<OverloadTargetRun & { seeded: SeededTarget; capacity: number }> = [];
+  const runs: Array<OverloadTargetRun & { seeded: SeededTarget }> = [];
   for (const target of targets) {
     const seeded = await startSeeded(target);
-    runs.push({ target, seeded, idleRssBytes: seeded.idleRssBytes, levels: [], capacity: 0 });
+    runs.push({ target, seeded, idleRssBytes: seeded.idleRssBytes, rounds: [] });
   }
-  for (const [index, level] of OVERLOAD_LEVELS.entries()) {
-    for (const run of runs) {
-      if (cleaningUp()) throw new Error('interrupted');
-      if (index === 0 && shape.warmupSeconds > 0) {
-        progress(`${run.target.name}: warm-up, ${levelLabel(level)}`);
-        await runLevel(getByRandomId(run.seeded), level, shape.warmupSeconds, 0);
+  for (let round = 1; round <= rounds; round++) {
+    const roundLabel = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+    for (const run of runs) run.rounds.push([]);
+    for (const [index, level] of OVERLOAD_LEVELS.entries()) {
+      for (const [, run] of inTurnOrder(runs, round)) {
+        if (cleaningUp()) throw new Error('interrupted');
+        const measured = run.rounds[round - 1] as LevelResult[];
+        if (round === 1 && index === 0 && shape.warmupSeconds > 0) {
+          progress(`${run.target.name}: warm-up, ${levelLabel(level)}`);
+          await runLevel(getByRandomId(run.seeded), level, shape.warmupSeconds, 0);
+          await awaitRecovery(run.seeded);
+        }
+        progress(`${run.target.name}: ${levelLabel(level)}${roundLabel}`);
+        const capacity = measured[0]?.okPerSecond ?? 0;
+        const result = await measureLevel(run.seeded, level, shape.durationSeconds, capacity);
+        measured.push(result);
+        progress(levelLine(run.target.name, result));
         await awaitRecovery(run.seeded);
       }
-      progress(`${run.target.name}: ${levelLabel(level)}`);
-      const result = await measureLevel(run.seeded, level, shape.durationSeconds, run.capacity);
-      if (index === 0) run.capacity = result.okPerSecond;
-      run.levels.push(result);
-      progress(levelLine(run.target.name, result));
-      await awaitRecovery(run.seeded);
     }
   }
   for (const run of runs) await run.seeded.started.server.stop();
-  return runs.map(({ target, idleRssBytes, levels }) => ({ target, idleRssBytes, levels }));
+  return runs.map(({ target, idleRssBytes, rounds: measured }) => ({
+    target,
+    idleRssBytes,
+    rounds: measured,
+  }));
 }
