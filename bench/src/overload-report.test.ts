@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdmissionSummary } from './admission-watch.js';
 import { OVERLOAD_LEVELS } from './overload-levels.js';
 import { overloadDetailTable, overloadTable, renderOverloadReport } from './overload-report.js';
+import { medianLevel } from './overload-rounds.js';
 import type { LevelResult, OverloadTargetRun } from './overload-run.js';
 import type { RunHeader } from './report.js';
 
@@ -241,5 +242,62 @@ describe('over several rounds', () => {
     expect(report).toContain('medians of 3 rounds');
     expect(report).toContain('- ⚠ **ours, closed 1,000 naive, round 3**: the generator was busy');
     expect(report).not.toContain('round 1**: the generator');
+  });
+});
+
+/** One round of the 4,000 naive clients' level: `okPerSecond` as given, the rest plain. */
+const roundOf = (okPerSecond: number, rest: Partial<LevelResult> = {}) =>
+  levelResult(2, okPerSecond, rest);
+
+const admission = (limitMedian: number, limitLeast: number, limitMost: number) => ({
+  limitMedian,
+  limitLeast,
+  limitMost,
+  waitingMedian: limitMedian * 10,
+  requestsPerStatement: limitMedian / 10,
+});
+
+describe('medianLevel', () => {
+  it('takes each rate and latency as the median of its own, the lower middle of an even count', () => {
+    const summary = medianLevel([
+      roundOf(9_000, { p99Ms: 300, steadyP99Ms: 40 }),
+      roundOf(6_000, { p99Ms: 100, steadyP99Ms: 80 }),
+      roundOf(8_000, { p99Ms: 200, steadyP99Ms: 60 }),
+      roundOf(7_000, { p99Ms: 400, steadyP99Ms: 20 }),
+    ]);
+    expect(summary).toMatchObject({ okPerSecond: 7_000, p99Ms: 200, steadyP99Ms: 40 });
+  });
+
+  it('keeps what a median would hide: the highest memory and generator load, every error', () => {
+    const summary = medianLevel([
+      roundOf(9_000, { peakRssBytes: 250 * MB, errors: 1, other: 3, skipped: 10 }),
+      roundOf(8_000, { generatorCpuPercent: 97, peakRssMethod: 'sampled' }),
+      roundOf(7_000, { errors: 2, generatorLoopDelayP99Ms: 80 }),
+    ]);
+    expect(summary).toMatchObject({
+      peakRssBytes: 250 * MB,
+      peakRssMethod: 'sampled',
+      generatorCpuPercent: 97,
+      generatorLoopDelayP99Ms: 80,
+      errors: 3,
+      other: 3,
+      skipped: 10,
+    });
+  });
+
+  it("gives the admission limit's median over the rounds and its extremes in any", () => {
+    const summary = medianLevel([
+      roundOf(9_000, { admission: admission(120, 100, 300) }),
+      roundOf(8_000, { admission: admission(160, 110, 900) }),
+      roundOf(7_000, { admission: admission(140, 90, 200) }),
+    ]);
+    expect(summary.admission).toEqual({
+      limitMedian: 140,
+      limitLeast: 90,
+      limitMost: 900,
+      waitingMedian: 1_400,
+      requestsPerStatement: 14,
+    });
+    expect(medianLevel([roundOf(9_000)]).admission).toBeUndefined();
   });
 });
