@@ -4,7 +4,7 @@
  * database statement. Read from its Prometheus endpoint (`METRICS_PORT`), which serves on the
  * server's own event loop: a scrape every 250 ms costs it a few ms a second.
  */
-import { median } from './median-round.js';
+import { median } from './median.js';
 
 /** The server's metrics, as `apps/server/src/operations/metrics.ts` names them. */
 const METRIC = {

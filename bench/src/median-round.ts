@@ -1,10 +1,5 @@
+import { median } from './median.js';
 import type { ScenarioResult } from './scenario-measurement.js';
-
-/** The middle value, the lower middle one of an even count: no round's figure is invented. */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
-}
 
 /**
  * One server's rounds of a scenario, as one result: throughput and latency from its median
@@ -13,9 +8,9 @@ export function median(values: readonly number[]): number {
  * the highest peak RSS, and all the non-2xx answers and connection errors.
  */
 export function medianRound(rounds: readonly ScenarioResult[]): ScenarioResult {
-  const byThroughput = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  const median = byThroughput[Math.floor((byThroughput.length - 1) / 2)];
-  if (!median) throw new Error('a scenario needs at least one round');
+  if (rounds.length === 0) throw new Error('a scenario needs at least one round');
+  const middleRate = median(rounds.map((round) => round.requestsPerSecond));
+  const middle = rounds.find((round) => round.requestsPerSecond === middleRate) as ScenarioResult;
   const statusCounts: Record<string, number> = {};
   for (const round of rounds) {
     for (const [status, count] of Object.entries(round.statusCounts)) {
@@ -28,7 +23,7 @@ export function medianRound(rounds: readonly ScenarioResult[]): ScenarioResult {
     round.peakRssBytes > top.peakRssBytes ? round : top,
   );
   return {
-    ...median,
+    ...middle,
     non2xx: sum('non2xx'),
     errors: sum('errors'),
     timeouts: sum('timeouts'),

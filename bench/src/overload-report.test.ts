@@ -224,13 +224,29 @@ describe('over several rounds', () => {
 
   it("gives the crowd ratio, ours' share over the baseline's in the same round, as a median", () => {
     // 0.9 / 0.5, 0.5 / 1.0, 1.0 / 0.75: 1.80, 0.50, 1.33.
-    expect(rowsUnder("× its 50-client figure over bare's in the same round")).toEqual([
+    expect(rowsUnder("crowd ratio: × its 50-client figure over bare's in the same round")).toEqual([
       '| bare | – | – | n/a |',
       '| ours | – | **1.33** (1.80, 0.50, 1.33) | n/a |',
     ]);
   });
 
-  it('gives every round its rows of counts, summing errors and flagging each round', () => {
+  it('keeps each round in its place: a round without a 50-client figure is n/a, out of the median', () => {
+    const stalled = run(
+      'stalled',
+      false,
+      [levelResult(0, 10_000), levelResult(1, 9_000)],
+      [levelResult(0, 0), levelResult(1, 0)],
+      [levelResult(0, 8_000), levelResult(1, 6_000)],
+    );
+    const lines = overloadTable([runs[0] as OverloadTargetRun, stalled]).split('\n');
+    expect(lines).toContain('| stalled | – | 0.90, n/a, 0.75 | n/a | n/a | n/a | n/a | n/a |');
+    // 0.9 / 0.5 and 0.75 / 0.75: the lower middle of 1.80 and 1.00.
+    expect(lines).toContain(
+      '| stalled | – | **1.00** (1.80, n/a, 1.00) | n/a | n/a | n/a | n/a | n/a |',
+    );
+  });
+
+  it('gives every round its rows of counts, and flags each round', () => {
     const detail = overloadDetailTable(runs);
     expect(detail.split('\n')[0]).toContain('| level | round | server |');
     expect(detail).toContain('|  | 3 | bare |');

@@ -1,6 +1,10 @@
-import { median } from './median-round.js';
 import { DEADLINE_MS, levelLabel, MAX_OUTSTANDING, OVERLOAD_LEVELS } from './overload-levels.js';
-import { medianLevels, sharesAgainstBaseline, sharesByRound } from './overload-rounds.js';
+import {
+  medianLevels,
+  medianOfRounds,
+  sharesAgainstBaseline,
+  sharesByRound,
+} from './overload-rounds.js';
 import type { LevelResult, OverloadShape, OverloadTargetRun } from './overload-run.js';
 import { headerLine, type RunHeader } from './report.js';
 
@@ -22,23 +26,28 @@ function table(head: string[], align: Array<'left' | 'right'>, rows: string[][])
   return [line(head), line(rule), ...rows.map(line)].join('\n');
 }
 
-const ratios = (values: readonly number[]) => values.map((value) => value.toFixed(2)).join(', ');
+/** Round by round, in order: a round without the figure says n/a in its place. */
+const ratios = (byRound: ReadonlyArray<number | undefined>) =>
+  byRound.map((value) => (value === undefined ? 'n/a' : value.toFixed(2))).join(', ');
 
-/** 2xx per second, and beyond the first level its median share of the server's capacity. */
+/**
+ * 2xx per second, and beyond the first level the median of the rounds' shares of their own
+ * 50-client figure: over several rounds, not the median 2xx over the median capacity.
+ */
 function answeredCell(summary: LevelResult, run: OverloadTargetRun, level: number): string {
   const answered = integer(summary.okPerSecond);
-  const shares = sharesByRound(run, level);
-  if (level === 0 || shares.length === 0) return answered;
-  return `${answered} (${median(shares).toFixed(2)}×)`;
+  const share = level === 0 ? undefined : medianOfRounds(sharesByRound(run, level));
+  return share === undefined ? answered : `${answered} (${share.toFixed(2)}×)`;
 }
 
-/** The server's share over the baseline's, median of the rounds, the rounds' own in brackets. */
-function againstBaselineCell(run: OverloadTargetRun, baseline: OverloadTargetRun, level: number) {
+/** The crowd ratio: median of the rounds, the rounds' own in brackets. */
+function crowdRatioCell(run: OverloadTargetRun, baseline: OverloadTargetRun, level: number) {
   if (run === baseline || level === 0) return '–';
   const byRound = sharesAgainstBaseline(run, baseline, level);
-  if (byRound.length === 0) return 'n/a';
+  const ratio = medianOfRounds(byRound);
+  if (ratio === undefined) return 'n/a';
   const spread = byRound.length > 1 ? ` (${ratios(byRound)})` : '';
-  return `**${median(byRound).toFixed(2)}**${spread}`;
+  return `**${ratio.toFixed(2)}**${spread}`;
 }
 
 const generatorStrained = (result: LevelResult) =>
@@ -52,7 +61,7 @@ interface MetricRow {
 
 const METRICS: readonly MetricRow[] = [
   {
-    title: 'answered 2xx per s (× its 50-client figure)',
+    title: "answered 2xx per s (× its 50-client figure; over rounds, each the rounds' median)",
     cell: (summary, run, level) => answeredCell(summary, run, level),
   },
   { title: 'shed (503) per s', cell: (result) => integer(result.shedPerSecond) },
@@ -101,8 +110,8 @@ function roundRows(runs: readonly OverloadTargetRun[]): MetricRow[] {
   const baseline = runs.find((run) => run.target.isBaseline);
   if (baseline) {
     rows.push({
-      title: `× its 50-client figure over ${baseline.target.name}'s in the same round, median (by round)`,
-      cell: (_, run, level) => againstBaselineCell(run, baseline, level),
+      title: `crowd ratio: × its 50-client figure over ${baseline.target.name}'s in the same round, median (by round)`,
+      cell: (_, run, level) => crowdRatioCell(run, baseline, level),
     });
   }
   return rows;

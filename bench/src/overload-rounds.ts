@@ -1,5 +1,5 @@
 import type { AdmissionSummary } from './admission-watch.js';
-import { median } from './median-round.js';
+import { median } from './median.js';
 import type { LevelResult, OverloadTargetRun } from './overload-run.js';
 
 /**
@@ -12,11 +12,9 @@ export function shareOfCapacity(round: readonly LevelResult[], index: number): n
   return result && capacity > 0 ? result.okPerSecond / capacity : undefined;
 }
 
-/** A server's share of its capacity at level `index`, round by round. */
-export function sharesByRound(run: OverloadTargetRun, index: number): number[] {
-  return run.rounds
-    .map((round) => shareOfCapacity(round, index))
-    .filter((share) => share !== undefined);
+/** A server's share of its capacity at level `index`, round by round (undefined: none). */
+export function sharesByRound(run: OverloadTargetRun, index: number): Array<number | undefined> {
+  return run.rounds.map((round) => shareOfCapacity(round, index));
 }
 
 /**
@@ -29,15 +27,19 @@ export function sharesAgainstBaseline(
   run: OverloadTargetRun,
   baseline: OverloadTargetRun,
   index: number,
-): number[] {
-  const ratios: number[] = [];
-  run.rounds.forEach((round, roundIndex) => {
+): Array<number | undefined> {
+  return run.rounds.map((round, roundIndex) => {
     const ours = shareOfCapacity(round, index);
     const base = baseline.rounds[roundIndex];
     const theirs = base ? shareOfCapacity(base, index) : undefined;
-    if (ours !== undefined && theirs !== undefined && theirs > 0) ratios.push(ours / theirs);
+    return ours !== undefined && theirs ? ours / theirs : undefined;
   });
-  return ratios;
+}
+
+/** The median of the rounds that have a figure, or undefined if none has. */
+export function medianOfRounds(byRound: ReadonlyArray<number | undefined>): number | undefined {
+  const figures = byRound.filter((figure) => figure !== undefined);
+  return figures.length > 0 ? median(figures) : undefined;
 }
 
 /** The measures of a level that are plain numbers. */

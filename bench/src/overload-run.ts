@@ -150,8 +150,8 @@ function levelLine(name: string, result: LevelResult): string {
  * first; then each level runs against each target in turn, one under load at a time, in the
  * order of `inTurnOrder` (alternating from one round to the next), so that a drift in the
  * machine's speed touches every target alike. A round is a whole run of the levels: a target's
- * first level of the round (50 clients, after a warm-up in the first round) gives its capacity,
- * from which that round's open-loop rates are taken.
+ * first level of the round (50 clients, after a warm-up) gives its capacity, from which that
+ * round's open-loop rates are taken.
  */
 export async function overloadTargets(
   targets: readonly BenchTarget[],
@@ -165,12 +165,15 @@ export async function overloadTargets(
   }
   for (let round = 1; round <= rounds; round++) {
     const roundLabel = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
-    for (const run of runs) run.rounds.push([]);
+    const measuredBy = new Map(runs.map((run) => [run, [] as LevelResult[]]));
+    for (const [run, measured] of measuredBy) run.rounds.push(measured);
     for (const [index, level] of OVERLOAD_LEVELS.entries()) {
       for (const [, run] of inTurnOrder(runs, round)) {
         if (cleaningUp()) throw new Error('interrupted');
-        const measured = run.rounds[round - 1] as LevelResult[];
-        if (round === 1 && index === 0 && shape.warmupSeconds > 0) {
+        const measured = measuredBy.get(run) ?? [];
+        // Every round's capacity is measured warm: the level before it was the last round's
+        // 4× open loop, whose backlog and garbage the recovery wait may not have cleared.
+        if (index === 0 && shape.warmupSeconds > 0) {
           progress(`${run.target.name}: warm-up, ${levelLabel(level)}`);
           await runLevel(getByRandomId(run.seeded), level, shape.warmupSeconds, 0);
           await awaitRecovery(run.seeded);
