@@ -28,11 +28,10 @@ export function sharesAgainstBaseline(
   baseline: OverloadTargetRun,
   index: number,
 ): Array<number | undefined> {
-  return run.rounds.map((round, roundIndex) => {
-    const ours = shareOfCapacity(round, index);
-    const base = baseline.rounds[roundIndex];
-    const theirs = base ? shareOfCapacity(base, index) : undefined;
-    return ours !== undefined && theirs ? ours / theirs : undefined;
+  const theirs = sharesByRound(baseline, index);
+  return sharesByRound(run, index).map((ours, round) => {
+    const base = theirs[round];
+    return ours !== undefined && base ? ours / base : undefined;
   });
 }
 

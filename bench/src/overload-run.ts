@@ -165,12 +165,12 @@ export async function overloadTargets(
   }
   for (let round = 1; round <= rounds; round++) {
     const roundLabel = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
-    const measuredBy = new Map(runs.map((run) => [run, [] as LevelResult[]]));
-    for (const [run, measured] of measuredBy) run.rounds.push(measured);
+    for (const run of runs) run.rounds.push([]);
     for (const [index, level] of OVERLOAD_LEVELS.entries()) {
       for (const [, run] of inTurnOrder(runs, round)) {
         if (cleaningUp()) throw new Error('interrupted');
-        const measured = measuredBy.get(run) ?? [];
+        // This round's levels, the array pushed for it above.
+        const measured = run.rounds.at(-1) as LevelResult[];
         // Every round's capacity is measured warm: the level before it was the last round's
         // 4× open loop, whose backlog and garbage the recovery wait may not have cleared.
         if (index === 0 && shape.warmupSeconds > 0) {

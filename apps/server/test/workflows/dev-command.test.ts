@@ -38,6 +38,29 @@ import {
 const STARTUP_MS = 900_000;
 const QUIET_MS = 300_000;
 
+/** The line in which `pnpm dev` prints the development key. */
+const DEV_KEY_LINE = /API key\s+(ask_\S+)/;
+
+/** The first group of `pattern` in what `command` prints, once it has printed it. */
+function printed(command: ForegroundCommand, pattern: RegExp, what: string): Promise<string> {
+  return eventually(
+    async () => pattern.exec(command.output())?.[1],
+    STARTUP_MS,
+    what,
+    () => command.stuckReport(QUIET_MS),
+  );
+}
+
+/** Resolves once `url` answers 2xx, while `command` runs. */
+async function answering(command: ForegroundCommand, url: string, what: string): Promise<void> {
+  await eventually(
+    async () => ((await fetch(url)).ok ? true : undefined),
+    STARTUP_MS,
+    what,
+    () => command.stuckReport(QUIET_MS),
+  );
+}
+
 interface DevSession {
   command: ForegroundCommand;
   output(): string;
@@ -60,14 +83,8 @@ async function startDev(
       WEB_PORT: String(ports.web),
     }),
   });
-  const stuck = () => command.stuckReport(QUIET_MS);
   try {
-    const key = await eventually(
-      async () => /API key\s+(ask_\S+)/.exec(command.output())?.[1],
-      STARTUP_MS,
-      'the development key to be printed',
-      stuck,
-    );
+    const key = await printed(command, DEV_KEY_LINE, 'the development key to be printed');
     const session: DevSession = {
       command,
       output: command.output,
@@ -75,18 +92,8 @@ async function startDev(
       webUrl: `http://localhost:${ports.web}`,
       apiUrl: `http://localhost:${ports.api}`,
     };
-    await eventually(
-      async () => ((await fetch(`${session.apiUrl}/readyz`)).ok ? true : undefined),
-      STARTUP_MS,
-      'the API server',
-      stuck,
-    );
-    await eventually(
-      async () => ((await fetch(session.webUrl)).ok ? true : undefined),
-      STARTUP_MS,
-      'the web app',
-      stuck,
-    );
+    await answering(command, `${session.apiUrl}/readyz`, 'the API server');
+    await answering(command, session.webUrl, 'the web app');
     return session;
   } catch (error) {
     await command.signalGroup('SIGINT');
@@ -237,19 +244,9 @@ describe('pnpm dev', () => {
       });
       const apiUrl = `http://localhost:${ports.api}`;
       try {
-        const key = await eventually(
-          async () => /API key\s+(ask_\S+)/.exec(command.output())?.[1],
-          STARTUP_MS,
-          'the development key to be printed',
-          () => command.stuckReport(QUIET_MS),
-        );
+        const key = await printed(command, DEV_KEY_LINE, 'the development key to be printed');
         expect(key).toBe(firstKey);
-        await eventually(
-          async () => ((await fetch(`${apiUrl}/readyz`)).ok ? true : undefined),
-          STARTUP_MS,
-          'the API server',
-          () => command.stuckReport(QUIET_MS),
-        );
+        await answering(command, `${apiUrl}/readyz`, 'the API server');
         const listed = await fetch(`${apiUrl}/v1/pets?limit=100`, {
           headers: { authorization: `Bearer ${key}` },
         });
@@ -274,21 +271,11 @@ describe('pnpm dev', () => {
       });
       const webUrl = `http://localhost:${ports.web}`;
       try {
-        const key = await eventually(
-          async () => /\bpro\s+(ask_\S+)/.exec(command.output())?.[1],
-          STARTUP_MS,
-          "the mock's keys to be printed",
-          () => command.stuckReport(QUIET_MS),
-        );
+        const key = await printed(command, /\bpro\s+(ask_\S+)/, "the mock's keys to be printed");
         for (const plan of ['free', 'business', 'enterprise']) {
           expect(command.output()).toMatch(new RegExp(`\\b${plan}\\s+ask_animal-store-mock-`));
         }
-        await eventually(
-          async () => ((await fetch(webUrl)).ok ? true : undefined),
-          STARTUP_MS,
-          'the web app',
-          () => command.stuckReport(QUIET_MS),
-        );
+        await answering(command, webUrl, 'the web app');
         const listed = await fetch(`${webUrl}/v1/pets?limit=100`, {
           headers: { authorization: `Bearer ${key}` },
         });
