@@ -145,7 +145,7 @@ const STEPS: readonly Step[] = [
   { name: 'a name holding a NUL, as sent', run: (db) => createPet(db, 'before\0after') },
   { name: 'create with select', run: (db) => createPet(db, 'Tom') },
   {
-    name: 'findMany with `in` (the lookup of gets by id)',
+    name: 'findMany with `in`',
     run: (db) => db.pet.findMany({ where: { id: { in: [1, 3, 5, 999] } }, select: PET_COLUMNS }),
   },
   {
@@ -180,6 +180,13 @@ const STEPS: readonly Step[] = [
     run: (db) => db.$queryRaw`
       SELECT json_group_array(json_object('id', "id", 'name', "name") ORDER BY "id") AS "pets"
       FROM (SELECT "id", "name" FROM "pets" ORDER BY "id" LIMIT 3) AS "page"`,
+  },
+  {
+    name: "pets by ids bound as one JSON array, as the database's JSON",
+    run: (db) => db.$queryRaw`
+      SELECT json_group_array(json_object('id', "id", 'name', "name") ORDER BY "id") AS "pets"
+      FROM (SELECT "id", "name" FROM "pets"
+        WHERE "id" IN (SELECT "value" FROM json_each(${JSON.stringify([3, 1, 9007199254740991])}))) AS "pet"`,
   },
   {
     name: 'a unique violation alone',

@@ -65,6 +65,36 @@ it('lists a page after a position, of one status or all, and says whether more f
   });
 });
 
+it('finds pets as they were stored, whatever their names hold, in one statement that builds its JSON and reads the same for any number of ids', async () => {
+  const statements: string[] = [];
+  const observed = createPrismaClient(database.url, { onQuery: ({ sql }) => statements.push(sql) });
+  try {
+    const observedStore = createPetStore(observed);
+    const stored = await observedStore.insertPets([
+      {
+        name: `Back\\slash, ${NUL}, \\0 and "quotes"`,
+        categoryId: 9007199254740991,
+        status: 'sold',
+      },
+      { name: 'Ünïcødé 🐈 \u2028 \u{10FFFF}', categoryId: 1, status: 'pending' },
+      { name: '', categoryId: 2, status: 'available' },
+    ]);
+    const ids = stored.map(({ id }) => id);
+    statements.length = 0;
+    expect(await observedStore.findPets([...ids].reverse())).toEqual([...stored].reverse());
+    expect(await observedStore.findPets([ids[1] ?? 0])).toEqual([stored[1]]);
+    expect(await observedStore.findPets([9007199254740991, ids[0] ?? 0])).toEqual([
+      undefined,
+      stored[0],
+    ]);
+    expect(statements).toHaveLength(3);
+    expect(new Set(statements).size).toBe(1);
+    expect(statements[0]).toMatch(/json_agg|json_group_array/);
+  } finally {
+    await observed.$disconnect();
+  }
+});
+
 it('answers a page as findPets answers its pets, whatever their names hold, in one statement that builds its JSON', async () => {
   const statements: string[] = [];
   const observed = createPrismaClient(database.url, { onQuery: ({ sql }) => statements.push(sql) });

@@ -2,7 +2,10 @@ import type { Pet, PetStatus } from '@animal-store/contract';
 import { type DatabaseClient, Prisma, providerOf } from '@animal-store/db';
 import { fromStoredName, toStoredName } from './stored-names.js';
 
-/** The wire shape is chosen here, column by column; nothing else leaves the database. */
+/**
+ * The wire shape, column by column: what the store's SQL selects and returns (`PET_ROW`, the
+ * inserts' `RETURNING`), typed by the schema. Nothing else leaves the database.
+ */
 const PET_COLUMNS = {
   id: true,
   name: true,
@@ -68,7 +71,10 @@ const RECORD_COLUMNS = {
   createdAt: true,
 } as const satisfies Prisma.IdempotencyRecordSelect;
 
-/** The most ids `findPets` takes: Prisma binds at most 999 values in one SQLite statement. */
+/**
+ * The most ids `findPets` takes. They are bound as one value, a JSON array on SQLite and an array
+ * on PostgreSQL; the bound keeps a turn's lookup one bounded statement.
+ */
 export const MOST_IDS_PER_LOOKUP = 999;
 
 /** The most pets `insertPets` takes: 4,000 bound values, well under SQLite's 32,766. */
@@ -100,13 +106,6 @@ function inOrderOf(pets: readonly UnsavedPet[], created: Pet[]): Pet[] {
 /** The queries of the pets operations that both databases write alike. */
 function petQueries(db: DatabaseClient) {
   return {
-    /** The pets with `ids`, in their order; undefined where no pet has the id. */
-    async findPets(ids: readonly number[]): Promise<Array<Pet | undefined>> {
-      const rows = await db.pet.findMany({ where: { id: { in: [...ids] } }, select: PET_COLUMNS });
-      const byId = new Map(rows.map((row) => [petIdOf(row.id), toPet(row)]));
-      return ids.map((id) => byId.get(id));
-    },
-
     /**
      * Stores `pets` with one `INSERT … RETURNING`, and answers them as created, in their order.
      * Written as SQL: Prisma keeps no query plan for `createMany` (its shape changes with the
@@ -302,62 +301,84 @@ function insertUnderKeysInTransactions(db: DatabaseClient): InsertUnderKeys {
 }
 
 /**
- * A page's pets, and the one after it if any (which tells whether more follow), as one JSON array
- * the database writes: a page is one statement and one row, and none of its pets is mapped or
- * serialised in JavaScript. Each dialect has its own JSON functions; both write a bigint as a
- * JSON number, so ids arrive as the numbers they are.
+ * The pets a row query selects (`id`, `name`, `categoryId`, `status`), as one JSON array in id
+ * order that the database writes: one statement and one row, whatever the number of pets, and
+ * none of them mapped row by row by the driver and Prisma. Each dialect has its own JSON
+ * functions; both write a bigint as a JSON number, so ids arrive as the numbers they are.
  */
-type PageAsJson = (query: PageQuery) => Promise<string>;
+type PetsAsJson = (rows: Prisma.Sql) => Promise<string>;
 
-/** The page's rows and the one after it, if any: what each dialect aggregates. */
-function pageRows({ status, afterId, limit }: PageQuery) {
-  const ofStatus = status === undefined ? Prisma.empty : Prisma.sql`AND "status" = ${status}`;
-  return Prisma.sql`
-    SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets"
-    WHERE "id" > ${afterId ?? 0} ${ofStatus} ORDER BY "id" LIMIT ${limit + 1}`;
-}
-
-function pageInPostgresJson(db: DatabaseClient): PageAsJson {
-  return async (query) => {
+function petsInPostgresJson(db: DatabaseClient): PetsAsJson {
+  return async (rows) => {
     const [row] = await db.$queryRaw<[{ pets: string }]>`
-      SELECT coalesce(json_agg("page" ORDER BY "id"), '[]')::text AS "pets"
-      FROM (${pageRows(query)}) AS "page"`;
+      SELECT coalesce(json_agg("pet" ORDER BY "id"), '[]')::text AS "pets"
+      FROM (${rows}) AS "pet"`;
     return row.pets;
   };
 }
 
-function pageInSqliteJson(db: DatabaseClient): PageAsJson {
-  return async (query) => {
+function petsInSqliteJson(db: DatabaseClient): PetsAsJson {
+  return async (rows) => {
     const [row] = await db.$queryRaw<[{ pets: string }]>`
       SELECT json_group_array(json_object('id', "id", 'name', "name",
           'categoryId', "categoryId", 'status', "status") ORDER BY "id") AS "pets"
-      FROM (${pageRows(query)}) AS "page"`;
+      FROM (${rows}) AS "pet"`;
     return row.pets;
   };
 }
 
-/** Up to `limit` pets after `afterId` in ascending id order, and whether more follow. */
-function pageReader(pageAsJson: PageAsJson) {
-  return async (query: PageQuery): Promise<Page> => {
-    const pets = JSON.parse(await pageAsJson(query)) as Pet[];
-    // The row after the page, read only to say that more follow.
-    const hasMore = pets.length > query.limit;
-    if (hasMore) pets.pop();
-    for (const pet of pets) pet.name = fromStoredName(pet.name);
-    return { pets, hasMore };
-  };
+/** The pets of a JSON array `PetsAsJson` wrote, each name read back from its stored form. */
+function petsOfJson(json: string): Pet[] {
+  const pets = JSON.parse(json) as Pet[];
+  for (const pet of pets) pet.name = fromStoredName(pet.name);
+  return pets;
+}
+
+const PET_ROW = Prisma.sql`SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets"`;
+
+/**
+ * The rows of the pets with `ids`. The ids are bound as one value (an array, a JSON array on
+ * SQLite), so the statement's text is the same for any number of them: prepared once.
+ */
+function rowsWithIds(postgresql: boolean, ids: readonly number[]) {
+  return postgresql
+    ? Prisma.sql`${PET_ROW} WHERE "id" = ANY (${ids.map(String)}::bigint[])`
+    : Prisma.sql`${PET_ROW} WHERE "id" IN (SELECT "value" FROM json_each(${JSON.stringify(ids)}))`;
+}
+
+/** The page's rows and the one after it, if any. */
+function pageRows({ status, afterId, limit }: PageQuery) {
+  const ofStatus = status === undefined ? Prisma.empty : Prisma.sql`AND "status" = ${status}`;
+  return Prisma.sql`
+    ${PET_ROW} WHERE "id" > ${afterId ?? 0} ${ofStatus} ORDER BY "id" LIMIT ${limit + 1}`;
 }
 
 /** Every database call the pets operations make: one method per query. */
 export function createPetStore(db: DatabaseClient) {
   const postgresql = providerOf(db) === 'postgresql';
+  const petsAsJson = postgresql ? petsInPostgresJson(db) : petsInSqliteJson(db);
   return {
     ...petQueries(db),
     /**
-     * Up to `limit` pets after `afterId` in ascending id order, and whether more follow: one
-     * statement, in each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
+     * The pets with `ids`, in their order; undefined where no pet has the id. One statement, in
+     * each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
      */
-    listPage: pageReader(postgresql ? pageInPostgresJson(db) : pageInSqliteJson(db)),
+    async findPets(ids: readonly number[]): Promise<Array<Pet | undefined>> {
+      const pets = petsOfJson(await petsAsJson(rowsWithIds(postgresql, ids)));
+      const byId = new Map(pets.map((pet) => [pet.id, pet]));
+      return ids.map((id) => byId.get(id));
+    },
+    /**
+     * Up to `limit` pets after `afterId` in ascending id order, and whether more follow: one
+     * statement, in each database's SQL. The row after the page is read only to say that more
+     * follow.
+     */
+    async listPage(query: PageQuery): Promise<Page> {
+      const pets = petsOfJson(await petsAsJson(pageRows(query)));
+      const hasMore = pets.length > query.limit;
+      if (hasMore) pets.pop();
+      return { pets, hasMore };
+    },
     /**
      * Stores each request's pet under its claim's key, unless a create with the key made at or
      * after its `forgottenBefore` is remembered, or an earlier request of the list has the same
