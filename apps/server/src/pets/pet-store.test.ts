@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Pet } from '@animal-store/contract';
 import { createPrismaClient, type DatabaseClient, providerOf } from '@animal-store/db';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
@@ -65,22 +66,40 @@ it('lists a page after a position, of one status or all, and says whether more f
   });
 });
 
-it('finds pets as they were stored, whatever their names hold, in one statement that builds its JSON and reads the same for any number of ids', async () => {
+/**
+ * Names the JSON a database writes could spoil: a backslash, a NUL (stored escaped) beside the
+ * escape it is stored as, quotes, astral and line-separator characters, and no name at all.
+ */
+const TRAP_NAMES = [`Back\\slash, ${NUL}, \\0 and "quotes"`, 'Ünïcødé 🐈 \u2028 \u{10FFFF}', ''];
+
+/**
+ * Stores a `sold` pet of each of `TRAP_NAMES` (the first in the largest category), then runs
+ * `check` with a store whose client records the statements it sends from then on.
+ */
+async function withTrapPetsObserved(
+  check: (observedStore: PetStore, stored: Pet[], statements: string[]) => Promise<void>,
+) {
   const statements: string[] = [];
   const observed = createPrismaClient(database.url, { onQuery: ({ sql }) => statements.push(sql) });
   try {
     const observedStore = createPetStore(observed);
-    const stored = await observedStore.insertPets([
-      {
-        name: `Back\\slash, ${NUL}, \\0 and "quotes"`,
-        categoryId: 9007199254740991,
+    const stored = await observedStore.insertPets(
+      TRAP_NAMES.map((name, i) => ({
+        name,
+        categoryId: i === 0 ? 9007199254740991 : i,
         status: 'sold',
-      },
-      { name: 'Ünïcødé 🐈 \u2028 \u{10FFFF}', categoryId: 1, status: 'pending' },
-      { name: '', categoryId: 2, status: 'available' },
-    ]);
-    const ids = stored.map(({ id }) => id);
+      })),
+    );
     statements.length = 0;
+    await check(observedStore, stored, statements);
+  } finally {
+    await observed.$disconnect();
+  }
+}
+
+it('finds pets as they were stored, whatever their names hold, in one statement that builds its JSON and reads the same for any number of ids', async () => {
+  await withTrapPetsObserved(async (observedStore, stored, statements) => {
+    const ids = stored.map(({ id }) => id);
     expect(await observedStore.findPets([...ids].reverse())).toEqual([...stored].reverse());
     expect(await observedStore.findPets([ids[1] ?? 0])).toEqual([stored[1]]);
     expect(await observedStore.findPets([9007199254740991, ids[0] ?? 0])).toEqual([
@@ -90,41 +109,24 @@ it('finds pets as they were stored, whatever their names hold, in one statement 
     expect(statements).toHaveLength(3);
     expect(new Set(statements).size).toBe(1);
     expect(statements[0]).toMatch(/json_agg|json_group_array/);
-  } finally {
-    await observed.$disconnect();
-  }
+  });
 });
 
 it('answers a page as findPets answers its pets, whatever their names hold, in one statement that builds its JSON', async () => {
-  const statements: string[] = [];
-  const observed = createPrismaClient(database.url, { onQuery: ({ sql }) => statements.push(sql) });
-  try {
-    const observedStore = createPetStore(observed);
-    const stored = await observedStore.insertPets([
-      {
-        name: `Back\\slash, ${NUL}, \\0 and "quotes"`,
-        categoryId: 9007199254740991,
-        status: 'sold',
-      },
-      { name: 'Ünïcødé 🐈 \u2028', categoryId: 1, status: 'sold' },
-      { name: '', categoryId: 2, status: 'sold' },
-    ]);
+  await withTrapPetsObserved(async (observedStore, stored, statements) => {
     const ids = stored.map(({ id }) => id);
     const before = Math.min(...ids) - 1;
-    statements.length = 0;
     const [all, exactly, nothingAfter] = [
       await observedStore.listPage({ afterId: before, limit: 3, status: 'sold' }),
       await observedStore.listPage({ afterId: before, limit: 2, status: 'sold' }),
       await observedStore.listPage({ afterId: Math.max(...ids), limit: 5, status: 'sold' }),
     ];
-    expect(all).toEqual({ pets: await store.findPets(ids), hasMore: false });
-    expect(exactly).toEqual({ pets: all.pets.slice(0, 2), hasMore: true });
+    expect(all).toEqual({ pets: stored, hasMore: false });
+    expect(exactly).toEqual({ pets: stored.slice(0, 2), hasMore: true });
     expect(nothingAfter).toEqual({ pets: [], hasMore: false });
     expect(statements).toHaveLength(3);
     for (const sql of statements) expect(sql).toMatch(/json_agg|json_group_array/);
-  } finally {
-    await observed.$disconnect();
-  }
+  });
 });
 
 describe('insertPetsUnderKeys', () => {
