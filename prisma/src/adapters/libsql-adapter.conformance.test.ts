@@ -23,7 +23,7 @@ const INT64_MIN = -(2n ** 63n);
 const CREATED_AT = new Date('2026-11-25T20:00:00.123Z');
 const LONG_AGO = new Date('2020-01-01T00:00:00Z');
 
-/** As apps/server/src/pets/pet-store.ts selects a pet. */
+/** A pet's wire columns, as apps/server/src/pets/pet-store.ts types them. */
 const PET_COLUMNS = { id: true, name: true, categoryId: true, status: true } as const;
 
 /**
@@ -145,7 +145,7 @@ const STEPS: readonly Step[] = [
   { name: 'a name holding a NUL, as sent', run: (db) => createPet(db, 'before\0after') },
   { name: 'create with select', run: (db) => createPet(db, 'Tom') },
   {
-    name: 'findMany with `in`',
+    name: "findMany with `in` (the lookup of gets by id until it became the database's JSON)",
     run: (db) => db.pet.findMany({ where: { id: { in: [1, 3, 5, 999] } }, select: PET_COLUMNS }),
   },
   {

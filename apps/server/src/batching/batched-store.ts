@@ -15,8 +15,8 @@ export type Sharing =
 
 /**
  * The calls' items go in one call of at most `most` items (a statement binds only so many
- * values), and each call gets the results of its own: for a method that takes a list and answers
- * one result per item, in their order (`findPets(ids)`).
+ * values, or reads only so much), and each call gets the results of its own: for a method that
+ * takes a list and answers one result per item, in their order (`insertPets(pets)`).
  */
 export const mergeItems = (most = Number.POSITIVE_INFINITY): Sharing => ({ kind: 'items', most });
 

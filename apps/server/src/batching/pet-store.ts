@@ -10,8 +10,9 @@ import { batchedStore, mergeItems, type SharingPlan, shareEqualCalls } from './b
 
 /**
  * What the requests of one turn share of the pet store:
- * - the pets a turn's gets look up are read with one `WHERE id IN (…)` (Prisma batches the
- *   `findUnique` calls of a tick too, but builds and unpacks a whole query per call on the way);
+ * - the pets a turn's gets look up are read with one statement, their ids bound as one array
+ *   (Prisma batches the `findUnique` calls of a tick too, but builds and unpacks a whole query
+ *   per call on the way);
  * - a page asked for more than once in a turn (the first page, polled by many clients) is read
  *   once, and different pages side by side, each failing on its own;
  * - a turn's creates are inserted with one statement, so they cost one commit, and each is

@@ -90,6 +90,7 @@ async function withTrapPetsObserved(
         status: 'sold',
       })),
     );
+    expect(stored.map(({ name }) => name)).toEqual(TRAP_NAMES);
     statements.length = 0;
     await check(observedStore, stored, statements);
   } finally {
@@ -97,7 +98,7 @@ async function withTrapPetsObserved(
   }
 }
 
-it('finds pets as they were stored, whatever their names hold, in one statement that builds its JSON and reads the same for any number of ids', async () => {
+it('finds pets as they were stored, whatever their names hold, in one statement whose text is the same for any number of ids', async () => {
   await withTrapPetsObserved(async (observedStore, stored, statements) => {
     const ids = stored.map(({ id }) => id);
     expect(await observedStore.findPets([...ids].reverse())).toEqual([...stored].reverse());
@@ -112,7 +113,7 @@ it('finds pets as they were stored, whatever their names hold, in one statement 
   });
 });
 
-it('answers a page as findPets answers its pets, whatever their names hold, in one statement that builds its JSON', async () => {
+it('answers a page of pets as they were stored, whatever their names hold, in one statement that builds its JSON', async () => {
   await withTrapPetsObserved(async (observedStore, stored, statements) => {
     const ids = stored.map(({ id }) => id);
     const before = Math.min(...ids) - 1;

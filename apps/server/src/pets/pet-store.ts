@@ -2,10 +2,7 @@ import type { Pet, PetStatus } from '@animal-store/contract';
 import { type DatabaseClient, Prisma, providerOf } from '@animal-store/db';
 import { fromStoredName, toStoredName } from './stored-names.js';
 
-/**
- * The wire shape, column by column: what the store's SQL selects and returns (`PET_ROW`, the
- * inserts' `RETURNING`), typed by the schema. Nothing else leaves the database.
- */
+/** The wire shape as the schema types it: the rows the inserts' `RETURNING` reads (`PetRow`). */
 const PET_COLUMNS = {
   id: true,
   name: true,
@@ -72,8 +69,8 @@ const RECORD_COLUMNS = {
 } as const satisfies Prisma.IdempotencyRecordSelect;
 
 /**
- * The most ids `findPets` takes. They are bound as one value, a JSON array on SQLite and an array
- * on PostgreSQL; the bound keeps a turn's lookup one bounded statement.
+ * The most ids `findPets` takes. They are bound as one value, so no bind limit sets it: it bounds
+ * what one statement reads and writes as JSON, the number kept from SQLite's old bind limit.
  */
 export const MOST_IDS_PER_LOOKUP = 999;
 
@@ -308,6 +305,7 @@ function insertUnderKeysInTransactions(db: DatabaseClient): InsertUnderKeys {
  */
 type PetsAsJson = (rows: Prisma.Sql) => Promise<string>;
 
+/** `json_agg` writes the row query's columns under their names, as `SELECT_PETS` names them. */
 function petsInPostgresJson(db: DatabaseClient): PetsAsJson {
   return async (rows) => {
     const [row] = await db.$queryRaw<[{ pets: string }]>`
@@ -317,6 +315,7 @@ function petsInPostgresJson(db: DatabaseClient): PetsAsJson {
   };
 }
 
+/** `json_object` names each key itself: a column added to `SELECT_PETS` is added here too. */
 function petsInSqliteJson(db: DatabaseClient): PetsAsJson {
   return async (rows) => {
     const [row] = await db.$queryRaw<[{ pets: string }]>`
@@ -334,29 +333,33 @@ function petsOfJson(json: string): Pet[] {
   return pets;
 }
 
-const PET_ROW = Prisma.sql`SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets"`;
+/** Every pet's wire columns; each row query adds its own `WHERE`. */
+const SELECT_PETS = Prisma.sql`SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets"`;
 
 /**
- * The rows of the pets with `ids`. The ids are bound as one value (an array, a JSON array on
- * SQLite), so the statement's text is the same for any number of them: prepared once.
+ * The rows of the pets with `ids`, in each dialect. The ids are bound as one value, so the
+ * statement's text is the same for any number of them: prepared once.
  */
-function rowsWithIds(postgresql: boolean, ids: readonly number[]) {
-  return postgresql
-    ? Prisma.sql`${PET_ROW} WHERE "id" = ANY (${ids.map(String)}::bigint[])`
-    : Prisma.sql`${PET_ROW} WHERE "id" IN (SELECT "value" FROM json_each(${JSON.stringify(ids)}))`;
-}
+type RowsWithIds = (ids: readonly number[]) => Prisma.Sql;
+
+const rowsWithIdsInPostgres: RowsWithIds = (ids) =>
+  Prisma.sql`${SELECT_PETS} WHERE "id" = ANY (${ids.map(String)}::bigint[])`;
+
+const rowsWithIdsInSqlite: RowsWithIds = (ids) =>
+  Prisma.sql`${SELECT_PETS} WHERE "id" IN (SELECT "value" FROM json_each(${JSON.stringify(ids)}))`;
 
 /** The page's rows and the one after it, if any. */
 function pageRows({ status, afterId, limit }: PageQuery) {
   const ofStatus = status === undefined ? Prisma.empty : Prisma.sql`AND "status" = ${status}`;
   return Prisma.sql`
-    ${PET_ROW} WHERE "id" > ${afterId ?? 0} ${ofStatus} ORDER BY "id" LIMIT ${limit + 1}`;
+    ${SELECT_PETS} WHERE "id" > ${afterId ?? 0} ${ofStatus} ORDER BY "id" LIMIT ${limit + 1}`;
 }
 
 /** Every database call the pets operations make: one method per query. */
 export function createPetStore(db: DatabaseClient) {
   const postgresql = providerOf(db) === 'postgresql';
   const petsAsJson = postgresql ? petsInPostgresJson(db) : petsInSqliteJson(db);
+  const rowsWithIds = postgresql ? rowsWithIdsInPostgres : rowsWithIdsInSqlite;
   return {
     ...petQueries(db),
     /**
@@ -364,7 +367,7 @@ export function createPetStore(db: DatabaseClient) {
      * each database's SQL (docs/decisions/010-dialect-sql-in-the-store.md).
      */
     async findPets(ids: readonly number[]): Promise<Array<Pet | undefined>> {
-      const pets = petsOfJson(await petsAsJson(rowsWithIds(postgresql, ids)));
+      const pets = petsOfJson(await petsAsJson(rowsWithIds(ids)));
       const byId = new Map(pets.map((pet) => [pet.id, pet]));
       return ids.map((id) => byId.get(id));
     },
