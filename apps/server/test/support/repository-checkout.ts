@@ -61,8 +61,21 @@ export async function checkoutRepository(label: string): Promise<Checkout> {
   const files = stdout
     .split('\0')
     .filter((file) => file && existsSync(join(REPOSITORY_ROOT, file)));
-  for (const file of files) await cp(join(REPOSITORY_ROOT, file), join(root, file));
+  for (const file of files) await copyUnlessGone(join(REPOSITORY_ROOT, file), join(root, file));
   return { root, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/**
+ * Copies `from` unless it is gone by then: an untracked file that a build running beside the
+ * suite writes and removes (tsup's `tsup.config.bundled_*.mjs` while it loads its config) can
+ * vanish between git's listing and its copy, and was never part of the repository.
+ */
+async function copyUnlessGone(from: string, to: string): Promise<void> {
+  try {
+    await cp(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**
