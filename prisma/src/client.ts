@@ -7,6 +7,12 @@ import { libsqlAdapterFactory } from './adapters/libsql-adapter.js';
 import { observedAdapterFactory, type QueryObserver } from './adapters/observed-adapter.js';
 import { postgresAdapterFactory, postgresPool } from './adapters/postgres-adapter.js';
 import { sqliteDatabaseFile } from './adapters/sqlite-database-file.js';
+import {
+  type ConnectionRecord,
+  connectionsRecorded,
+  type TextRead,
+  textReader,
+} from './adapters/text-reads.js';
 
 /**
  * The Prisma client of the animal store's database. One type for both databases: the SQLite
@@ -41,7 +47,7 @@ export interface DatabaseClientOptions {
   /** SQLite: most time a statement waits for another connection's lock (ms). Default 3000. */
   busyTimeoutMs?: number;
   /**
-   * Told of each statement Prisma sends, once, as it ends: its SQL (placeholders, never the
+   * Told of each statement Prisma sends (and each text read, `textReaderOf`), once, as it ends: its SQL (placeholders, never the
    * values bound to them), when it was sent, how long it took and whether (and why) it failed.
    * Statements inside transactions and SQLite's group commits are told like any other; what
    * the driver adapter sends on its own is not: a transaction's BEGIN, and on SQLite its COMMIT
@@ -51,7 +57,7 @@ export interface DatabaseClientOptions {
   onQuery?: QueryObserver;
   /**
    * PostgreSQL: the caller's scheduling. The reply to each statement the client sends outside
-   * an interactive transaction passes through it, and Prisma goes on once the promise it returns
+   * an interactive transaction (and to each text read) passes through it, and Prisma goes on once the promise it returns
    * settles, as that reply settled. The server uses it to resume the replies of one event-loop
    * turn together. SQLite needs none: its adapter answers a read in the call that sends it and
    * the writes of one turn in one group commit, so their callers resume together already.
@@ -111,19 +117,24 @@ export function createPrismaClient(
   const settings = checkedOptions(options);
   const observed = (adapter: SqlDriverAdapterFactory) =>
     settings.onQuery ? observedAdapterFactory(adapter, settings.onQuery) : adapter;
+  const connection: ConnectionRecord = { current: undefined };
   if (databaseProvider(databaseUrl) === 'sqlite') {
     const file = sqliteDatabaseFile(databaseUrl) ?? ':memory:';
     const adapter = libsqlAdapterFactory(file, { busyTimeoutMs: settings.busyTimeoutMs });
-    const client = new PrismaClient({ adapter: observed(adapter) });
+    const client = new PrismaClient({
+      adapter: connectionsRecorded(observed(adapter), connection),
+    });
     providers.set(client, 'sqlite');
+    connections.set(client, connection);
     return client;
   }
   const pool = postgresPool(databaseUrl, settings);
   const adapter = observed(postgresAdapterFactory(databaseUrl, pool, { preparedStatements: true }));
   const client = new PostgresPrismaClient({
-    adapter: settings.continueReplies
-      ? repliesContinuedBy(adapter, settings.continueReplies)
-      : adapter,
+    adapter: connectionsRecorded(
+      settings.continueReplies ? repliesContinuedBy(adapter, settings.continueReplies) : adapter,
+      connection,
+    ),
     // A transaction waits for its connection as long as any other call does, not Prisma's own
     // 2 s beside it: the one deadline to get a connection is connectTimeoutMs.
     transactionOptions: { maxWait: settings.connectTimeoutMs },
@@ -133,6 +144,7 @@ export function createPrismaClient(
   // by the no-drift test).
   pools.set(client, pool);
   providers.set(client, 'postgresql');
+  connections.set(client, connection);
   return client;
 }
 
@@ -147,6 +159,7 @@ export interface PoolStats {
 
 const pools = new WeakMap<DatabaseClient, Pool>();
 const providers = new WeakMap<DatabaseClient, 'sqlite' | 'postgresql'>();
+const connections = new WeakMap<DatabaseClient, ConnectionRecord>();
 
 /**
  * Which database `client` is on: for the few statements written in each one's SQL, where the
@@ -156,6 +169,21 @@ export function providerOf(client: DatabaseClient): 'sqlite' | 'postgresql' {
   const provider = providers.get(client);
   if (!provider) throw new Error('The client was not made by createPrismaClient.');
   return provider;
+}
+
+/**
+ * Reads of one text value the database writes whole (a page of pets as JSON), on `client`'s own
+ * driver adapter (the connection, deadlines, query observer and reply scheduling its queries
+ * have) but not through the client: Prisma's per-query work around the adapter (serialising the
+ * request, its query interpreter, mapping the result) cost as much as SQLite's own work on a
+ * page, for a value that needs none of it. The statement is built with `Prisma.sql`, and its
+ * errors are the adapter's, which `isDatabaseFault` reads like Prisma's
+ * (docs/decisions/012-text-reads-skip-the-prisma-client.md).
+ */
+export function textReaderOf(client: DatabaseClient): TextRead {
+  const connection = connections.get(client);
+  if (!connection) throw new Error('The client was not made by createPrismaClient.');
+  return textReader(connection, providerOf(client), () => client.$connect());
 }
 
 /** How `client`'s connection pool stands right now; undefined for SQLite, which has no pool. */

@@ -2,6 +2,7 @@ export type { ApiKey, IdempotencyRecord, Pet, ServerSecret } from '../generated/
 export { Prisma } from '../generated/sqlite/client.js';
 export type { ReplyContinuation } from './adapters/continued-replies.js';
 export type { QueryEvent, QueryObserver } from './adapters/observed-adapter.js';
+export type { TextRead } from './adapters/text-reads.js';
 export {
   createPrismaClient,
   type DatabaseClient,
@@ -11,6 +12,7 @@ export {
   type PoolStats,
   poolStatsOf,
   providerOf,
+  textReaderOf,
 } from './client.js';
 export { isDatabaseFault } from './database-faults.js';
 export { migrateDatabase } from './migrate.js';

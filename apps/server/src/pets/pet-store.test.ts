@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pet } from '@animal-store/contract';
 import { createPrismaClient, type DatabaseClient, providerOf } from '@animal-store/db';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createPetStore, type IdempotencyClaim, type PetStore } from './pet-store.js';
 
@@ -74,7 +74,9 @@ const TRAP_NAMES = [`Back\\slash, ${NUL}, \\0 and "quotes"`, 'Ünïcødé 🐈 \
 
 /**
  * Stores a `sold` pet of each of `TRAP_NAMES` (the first in the largest category), then runs
- * `check` with a store whose client records the statements it sends from then on.
+ * `check` with a store whose client records the statements it sends from then on. The JSON reads
+ * must not go through the client's raw queries: they are sent to its driver adapter
+ * (docs/decisions/012-text-reads-skip-the-prisma-client.md).
  */
 async function withTrapPetsObserved(
   check: (observedStore: PetStore, stored: Pet[], statements: string[]) => Promise<void>,
@@ -92,7 +94,9 @@ async function withTrapPetsObserved(
     );
     expect(stored.map(({ name }) => name)).toEqual(TRAP_NAMES);
     statements.length = 0;
+    const rawQueries = [vi.spyOn(observed, '$queryRaw'), vi.spyOn(observed, '$queryRawUnsafe')];
     await check(observedStore, stored, statements);
+    for (const rawQuery of rawQueries) expect(rawQuery).not.toHaveBeenCalled();
   } finally {
     await observed.$disconnect();
   }

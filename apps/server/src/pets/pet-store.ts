@@ -1,5 +1,11 @@
 import type { Pet, PetStatus } from '@animal-store/contract';
-import { type DatabaseClient, Prisma, providerOf } from '@animal-store/db';
+import {
+  type DatabaseClient,
+  Prisma,
+  providerOf,
+  type TextRead,
+  textReaderOf,
+} from '@animal-store/db';
 import { fromStoredName, toStoredName } from './stored-names.js';
 
 /** The wire shape as the schema types it: the rows the inserts' `RETURNING` reads (`PetRow`). */
@@ -300,31 +306,28 @@ function insertUnderKeysInTransactions(db: DatabaseClient): InsertUnderKeys {
 /**
  * The pets a row query selects (`id`, `name`, `categoryId`, `status`), as one JSON array in id
  * order that the database writes: one statement and one row, whatever the number of pets, and
- * none of them mapped row by row by the driver and Prisma. Each dialect has its own JSON
+ * none of them mapped row by row by the driver and Prisma. It is read as the text it is
+ * (`textReaderOf`), past the Prisma client's per-query work. Each dialect has its own JSON
  * functions; both write a bigint as a JSON number, so ids arrive as the numbers they are.
  */
 type PetsAsJson = (rows: Prisma.Sql) => Promise<string>;
 
 /** `json_agg` writes the row query's columns under their names, as `SELECT_PETS` names them. */
-function petsInPostgresJson(db: DatabaseClient): PetsAsJson {
-  return async (rows) => {
-    const [row] = await db.$queryRaw<[{ pets: string }]>`
+const petsInPostgresJson =
+  (readText: TextRead): PetsAsJson =>
+  (rows) =>
+    readText(Prisma.sql`
       SELECT coalesce(json_agg("pet" ORDER BY "id"), '[]')::text AS "pets"
-      FROM (${rows}) AS "pet"`;
-    return row.pets;
-  };
-}
+      FROM (${rows}) AS "pet"`);
 
 /** `json_object` names each key itself: a column added to `SELECT_PETS` is added here too. */
-function petsInSqliteJson(db: DatabaseClient): PetsAsJson {
-  return async (rows) => {
-    const [row] = await db.$queryRaw<[{ pets: string }]>`
+const petsInSqliteJson =
+  (readText: TextRead): PetsAsJson =>
+  (rows) =>
+    readText(Prisma.sql`
       SELECT json_group_array(json_object('id', "id", 'name', "name",
           'categoryId', "categoryId", 'status', "status") ORDER BY "id") AS "pets"
-      FROM (${rows}) AS "pet"`;
-    return row.pets;
-  };
-}
+      FROM (${rows}) AS "pet"`);
 
 /** The pets of a JSON array `PetsAsJson` wrote, each name read back from its stored form. */
 function petsOfJson(json: string): Pet[] {
@@ -358,7 +361,7 @@ function pageRows({ status, afterId, limit }: PageQuery) {
 /** Every database call the pets operations make: one method per query. */
 export function createPetStore(db: DatabaseClient) {
   const postgresql = providerOf(db) === 'postgresql';
-  const petsAsJson = postgresql ? petsInPostgresJson(db) : petsInSqliteJson(db);
+  const petsAsJson = (postgresql ? petsInPostgresJson : petsInSqliteJson)(textReaderOf(db));
   const rowsWithIds = postgresql ? rowsWithIdsInPostgres : rowsWithIdsInSqlite;
   return {
     ...petQueries(db),
