@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Prisma } from '../generated/sqlite/client.js';
 import type { ReplyContinuation } from './adapters/continued-replies.js';
-import { createPrismaClient, type DatabaseClient, poolStatsOf } from './client.js';
+import { createPrismaClient, type DatabaseClient, poolStatsOf, textReaderOf } from './client.js';
 import { isDatabaseFault } from './database-faults.js';
 import { migrateDatabase } from './migrate.js';
 import { dropDatabase, postgresUrl, uniqueDatabaseName } from './test-fixtures/postgres.js';
@@ -58,6 +59,11 @@ describe('createPrismaClient on PostgreSQL', () => {
       },
     });
     await db.pet.findMany();
+    expect(continued).toEqual(['reply', 'settled']);
+
+    // A text read's reply too, sent past the client (text-reads.ts).
+    continued.length = 0;
+    expect(await textReaderOf(db)(Prisma.sql`SELECT 'read'`)).toBe('read');
     expect(continued).toEqual(['reply', 'settled']);
 
     // A failed statement's reply too, and its error reaches the caller as it was.

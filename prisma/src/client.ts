@@ -47,19 +47,19 @@ export interface DatabaseClientOptions {
   /** SQLite: most time a statement waits for another connection's lock (ms). Default 3000. */
   busyTimeoutMs?: number;
   /**
-   * Told of each statement Prisma sends (and each text read, `textReaderOf`), once, as it ends: its SQL (placeholders, never the
-   * values bound to them), when it was sent, how long it took and whether (and why) it failed.
-   * Statements inside transactions and SQLite's group commits are told like any other; what
-   * the driver adapter sends on its own is not: a transaction's BEGIN, and on SQLite its COMMIT
-   * or ROLLBACK and a group commit's. (On PostgreSQL, Prisma sends a transaction's COMMIT or
-   * ROLLBACK itself, so that one is told.)
+   * Told of each statement Prisma sends (and each text read, `textReaderOf`), once, as it ends:
+   * its SQL (placeholders, never the values bound to them), when it was sent, how long it took
+   * and whether (and why) it failed. Statements inside transactions and SQLite's group commits
+   * are told like any other; what the driver adapter sends on its own is not: a transaction's
+   * BEGIN, and on SQLite its COMMIT or ROLLBACK and a group commit's. (On PostgreSQL, Prisma
+   * sends a transaction's COMMIT or ROLLBACK itself, so that one is told.)
    */
   onQuery?: QueryObserver;
   /**
    * PostgreSQL: the caller's scheduling. The reply to each statement the client sends outside
-   * an interactive transaction (and to each text read) passes through it, and Prisma goes on once the promise it returns
-   * settles, as that reply settled. The server uses it to resume the replies of one event-loop
-   * turn together. SQLite needs none: its adapter answers a read in the call that sends it and
+   * an interactive transaction (and to each text read) passes through it, and Prisma goes on
+   * once the promise it returns settles, as that reply settled. The server uses it to resume the
+   * replies of one event-loop turn together. SQLite needs none: its adapter answers a read in the call that sends it and
    * the writes of one turn in one group commit, so their callers resume together already.
    */
   continueReplies?: ReplyContinuation;
@@ -124,8 +124,7 @@ export function createPrismaClient(
     const client = new PrismaClient({
       adapter: connectionsRecorded(observed(adapter), connection),
     });
-    providers.set(client, 'sqlite');
-    connections.set(client, connection);
+    clientFacts.set(client, { provider: 'sqlite', connection });
     return client;
   }
   const pool = postgresPool(databaseUrl, settings);
@@ -142,9 +141,7 @@ export function createPrismaClient(
   // The two generated clients differ only in their provider-specific internals and in Pet.id
   // (see DatabaseClient); their model API is the same because the schemas' models are (guarded
   // by the no-drift test).
-  pools.set(client, pool);
-  providers.set(client, 'postgresql');
-  connections.set(client, connection);
+  clientFacts.set(client, { provider: 'postgresql', connection, pool });
   return client;
 }
 
@@ -157,18 +154,27 @@ export interface PoolStats {
   waiting: number;
 }
 
-const pools = new WeakMap<DatabaseClient, Pool>();
-const providers = new WeakMap<DatabaseClient, 'sqlite' | 'postgresql'>();
-const connections = new WeakMap<DatabaseClient, ConnectionRecord>();
+/** What `createPrismaClient` knows of each client it made. */
+interface ClientFacts {
+  provider: 'sqlite' | 'postgresql';
+  connection: ConnectionRecord;
+  pool?: Pool;
+}
+
+const clientFacts = new WeakMap<DatabaseClient, ClientFacts>();
+
+function factsOf(client: DatabaseClient): ClientFacts {
+  const facts = clientFacts.get(client);
+  if (!facts) throw new Error('The client was not made by createPrismaClient.');
+  return facts;
+}
 
 /**
  * Which database `client` is on: for the few statements written in each one's SQL, where the
  * two dialects part (a data-modifying `WITH`, which SQLite lacks).
  */
 export function providerOf(client: DatabaseClient): 'sqlite' | 'postgresql' {
-  const provider = providers.get(client);
-  if (!provider) throw new Error('The client was not made by createPrismaClient.');
-  return provider;
+  return factsOf(client).provider;
 }
 
 /**
@@ -181,13 +187,11 @@ export function providerOf(client: DatabaseClient): 'sqlite' | 'postgresql' {
  * (docs/decisions/012-text-reads-skip-the-prisma-client.md).
  */
 export function textReaderOf(client: DatabaseClient): TextRead {
-  const connection = connections.get(client);
-  if (!connection) throw new Error('The client was not made by createPrismaClient.');
-  return textReader(connection, providerOf(client), () => client.$connect());
+  return textReader(factsOf(client).connection, () => client.$connect());
 }
 
 /** How `client`'s connection pool stands right now; undefined for SQLite, which has no pool. */
 export function poolStatsOf(client: DatabaseClient): PoolStats | undefined {
-  const pool = pools.get(client);
+  const { pool } = factsOf(client);
   return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

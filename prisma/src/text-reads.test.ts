@@ -90,12 +90,28 @@ describe.each(Object.entries(DIALECTS))('text reads on %s', (_, dialect) => {
     expect(text).toBe(Object.values(row)[0]);
 
     expect(await readText(dialect.namesWithIds([]))).toBe('[]');
-    const bound = Prisma.sql`SELECT ${'a "string"'} || '/' || ${String(2 ** 53 - 1)}`;
-    expect(await readText(bound)).toBe(`a "string"/${2 ** 53 - 1}`);
+    const bound = Prisma.sql`SELECT ${'a "string"'} || '/' || ${2 ** 53 - 1} || '/' || ${null}`;
+    expect(await readText(Prisma.sql`SELECT coalesce((${bound}), 'null')`)).toBe('null');
+    // Numbers are bound as the client binds them: on SQLite as REAL, whatever their value.
+    const numbers = Prisma.sql`SELECT ${'a "string"'} || '/' || ${2 ** 53 - 1} || '/' || ${0.5}`;
+    const [viaClient] = await db.$queryRaw<[Record<string, string>]>(numbers);
+    expect(await readText(numbers)).toBe(Object.values(viaClient)[0]);
+    expect(await readText(numbers)).toMatch(
+      /^a "string"\/9(007199254740991|\.00719925474099e\+15)\/0\.5$/,
+    );
   });
 
-  it('runs on the client’s own connection, connecting it first if no query has, and again after $disconnect', async () => {
-    // One connection on PostgreSQL too: a table the client makes on it is one no other sees.
+  it('refuses a value the adapter would bind otherwise than Prisma’s client: not a database fault', async () => {
+    const readText = textReaderOf(connect());
+    for (const value of [1n, new Date(0), { an: 'object' }, true, [1n]]) {
+      const refused = readText(Prisma.sql`SELECT 'never' WHERE ${value} IS NOT NULL`);
+      await expect(refused).rejects.toThrow(/binds strings, numbers, null and lists of them/);
+      await expect(refused).rejects.not.toSatisfy(isDatabaseFault);
+    }
+  });
+
+  it('runs on the client’s connection (its pool’s one on PostgreSQL), connecting it first if no query has, and again after $disconnect', async () => {
+    // A temporary table is seen only on the connection that made it.
     const db = connect({ poolSize: 1 });
     const readText = textReaderOf(db);
     expect(await readText(Prisma.sql`SELECT 'connected'`)).toBe('connected');
@@ -131,7 +147,7 @@ describe.each(Object.entries(DIALECTS))('text reads on %s', (_, dialect) => {
 });
 
 describe('text reads on PostgreSQL, unreachable', () => {
-  it('fail as a database fault within the connect deadline', async () => {
+  it('fail as a database fault', async () => {
     const url = new URL(postgresUrl('animal_store_unreachable'));
     url.port = '1';
     const db = createPrismaClient(url.toString(), { connectTimeoutMs: 500 });

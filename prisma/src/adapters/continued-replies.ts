@@ -1,27 +1,8 @@
-import type {
-  SqlDriverAdapter,
-  SqlDriverAdapterFactory,
-  SqlQuery,
-} from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { adapterWith, factoryWrapping } from './wrapped-adapters.js';
 
 /** What a statement's reply passes through before Prisma goes on with it. */
 export type ReplyContinuation = <T>(reply: Promise<T>) => Promise<T>;
-
-function adapterContinuingReplies(
-  adapter: SqlDriverAdapter,
-  continueReply: ReplyContinuation,
-): SqlDriverAdapter {
-  return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    queryRaw: (query: SqlQuery) => continueReply(adapter.queryRaw(query)),
-    executeRaw: (query: SqlQuery) => continueReply(adapter.executeRaw(query)),
-    executeScript: (script) => adapter.executeScript(script),
-    startTransaction: (isolationLevel) => adapter.startTransaction(isolationLevel),
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-  };
-}
 
 /**
  * A driver adapter factory whose connections hand each statement's reply to `continueReply`,
@@ -32,9 +13,10 @@ export function repliesContinuedBy(
   factory: SqlDriverAdapterFactory,
   continueReply: ReplyContinuation,
 ): SqlDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => adapterContinuingReplies(await factory.connect(), continueReply),
-  };
+  return factoryWrapping(factory, (adapter) =>
+    adapterWith(adapter, {
+      queryRaw: (query) => continueReply(adapter.queryRaw(query)),
+      executeRaw: (query) => continueReply(adapter.executeRaw(query)),
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import type {
   SqlQueryable,
   Transaction,
 } from '@prisma/driver-adapter-utils';
+import { adapterWith, factoryWrapping } from './wrapped-adapters.js';
 
 /**
  * One statement the database ran (or refused), as the client's `onQuery` observer sees it.
@@ -60,14 +61,12 @@ function observedTransaction(transaction: Transaction, observe: QueryObserver): 
 }
 
 function observedAdapter(adapter: SqlDriverAdapter, observe: QueryObserver): SqlDriverAdapter {
-  return {
+  return adapterWith(adapter, {
     ...observedQueries(adapter, observe),
     executeScript: (script) => timed(observe, script, () => adapter.executeScript(script)),
     startTransaction: async (isolationLevel) =>
       observedTransaction(await adapter.startTransaction(isolationLevel), observe),
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-  };
+  });
 }
 
 /**
@@ -79,9 +78,5 @@ export function observedAdapterFactory(
   factory: SqlDriverAdapterFactory,
   observe: QueryObserver,
 ): SqlDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => observedAdapter(await factory.connect(), observe),
-  };
+  return factoryWrapping(factory, (adapter) => observedAdapter(adapter, observe));
 }

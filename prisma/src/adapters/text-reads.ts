@@ -1,9 +1,9 @@
 import type {
-  ArgScalarType,
   ArgType,
   SqlDriverAdapter,
   SqlDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
+import { adapterWith, factoryWrapping } from './wrapped-adapters.js';
 
 /** A statement as `Prisma.sql` builds it: SQLite's placeholders in `sql`, PostgreSQL's in `text`. */
 export interface BuiltStatement {
@@ -23,53 +23,40 @@ export interface ConnectionRecord {
   current: SqlDriverAdapter | undefined;
 }
 
-function recordedAdapter(adapter: SqlDriverAdapter, record: ConnectionRecord): SqlDriverAdapter {
-  const recorded: SqlDriverAdapter = {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    queryRaw: (query) => adapter.queryRaw(query),
-    executeRaw: (query) => adapter.executeRaw(query),
-    executeScript: (script) => adapter.executeScript(script),
-    startTransaction: (isolationLevel) => adapter.startTransaction(isolationLevel),
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => {
-      if (record.current === recorded) record.current = undefined;
-      return adapter.dispose();
-    },
-  };
-  return recorded;
-}
-
 /** `factory`, whose connection of the moment `record` holds. */
 export function connectionsRecorded(
   factory: SqlDriverAdapterFactory,
   record: ConnectionRecord,
 ): SqlDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => {
-      record.current = recordedAdapter(await factory.connect(), record);
-      return record.current;
-    },
-  };
+  return factoryWrapping(factory, (adapter) => {
+    const recorded = adapterWith(adapter, {
+      dispose: () => {
+        if (record.current === recorded) record.current = undefined;
+        return adapter.dispose();
+      },
+    });
+    record.current = recorded;
+    return recorded;
+  });
 }
 
-function scalarTypeOf(value: unknown): ArgScalarType {
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-  if (typeof value === 'bigint') return 'bigint';
-  if (typeof value === 'boolean') return 'boolean';
-  if (value instanceof Date) return 'datetime';
-  if (value instanceof Uint8Array) return 'bytes';
-  return 'unknown';
-}
+/**
+ * The values a text read binds: those both adapters take as they are, where Prisma's client
+ * would first have converted others (a bigint or a date to text, an object to JSON).
+ */
+type BindableValue = string | number | null;
 
-/** The type an adapter converts a bound value by, as Prisma's client gives it for the same value. */
-export function argTypeOf(value: unknown): ArgType {
-  return Array.isArray(value)
-    ? { scalarType: scalarTypeOf(value[0]), arity: 'list' }
-    : { scalarType: scalarTypeOf(value), arity: 'scalar' };
+function argTypeOf(value: unknown): ArgType {
+  const bindable = (item: unknown): item is BindableValue =>
+    typeof item === 'string' || typeof item === 'number' || item === null;
+  const scalarType = (item: BindableValue) => (typeof item === 'number' ? 'float' : 'string');
+  if (Array.isArray(value) && value.every(bindable)) {
+    return { scalarType: scalarType(value[0] ?? null), arity: 'list' };
+  }
+  if (bindable(value)) return { scalarType: scalarType(value), arity: 'scalar' };
+  throw new TypeError(
+    `A text read binds strings, numbers, null and lists of them, not ${Object.prototype.toString.call(value)}.`,
+  );
 }
 
 /**
@@ -77,28 +64,23 @@ export function argTypeOf(value: unknown): ArgType {
  * `$connect`) when it holds none yet. The adapter is the one the client's queries run on, with
  * everything its factory wraps around it: deadlines, the query observer, reply scheduling.
  */
-export function textReader(
-  record: ConnectionRecord,
-  dialect: 'sqlite' | 'postgresql',
-  connect: () => Promise<void>,
-): TextRead {
+export function textReader(record: ConnectionRecord, connect: () => Promise<void>): TextRead {
   const connected = async () => {
-    if (!record.current) await connect();
+    await connect();
     if (!record.current) throw new Error('The Prisma client connected no driver adapter.');
     return record.current;
   };
   return async ({ sql, text, values }) => {
     const adapter = record.current ?? (await connected());
     const { rows, columnNames } = await adapter.queryRaw({
-      sql: dialect === 'postgresql' ? text : sql,
+      sql: adapter.provider === 'postgres' ? text : sql,
       args: values,
       argTypes: values.map(argTypeOf),
     });
     const value = rows[0]?.[0];
     if (rows.length !== 1 || columnNames.length !== 1 || typeof value !== 'string') {
-      throw new Error(
-        `A text read answers one row of one text column, not ${rows.length} row(s) of ${columnNames.length} column(s).`,
-      );
+      const answered = `${rows.length} row(s) of ${columnNames.length} column(s), the first a ${typeof value}`;
+      throw new Error(`A text read answers one row of one text column, not ${answered}.`);
     }
     return value;
   };
