@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,17 +57,16 @@ export async function checkoutRepository(label: string): Promise<Checkout> {
     ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'],
     { cwd: REPOSITORY_ROOT },
   );
-  const files = stdout
-    .split('\0')
-    .filter((file) => file && existsSync(join(REPOSITORY_ROOT, file)));
+  const files = stdout.split('\0').filter(Boolean);
   for (const file of files) await copyUnlessGone(join(REPOSITORY_ROOT, file), join(root, file));
   return { root, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
 /**
- * Copies `from` unless it is gone by then: an untracked file that a build running beside the
- * suite writes and removes (tsup's `tsup.config.bundled_*.mjs` while it loads its config) can
- * vanish between git's listing and its copy, and was never part of the repository.
+ * Copies `from` unless it is gone: git lists a tracked file deleted in the working tree (as a
+ * fresh clone of the uncommitted work would not have it), and an untracked file that a build
+ * running beside the suite writes and removes (tsup's `tsup.config.bundled_*.mjs` while it loads
+ * its config) can vanish between git's listing and its copy.
  */
 async function copyUnlessGone(from: string, to: string): Promise<void> {
   try {
