@@ -59,8 +59,9 @@ export interface DatabaseClientOptions {
    * PostgreSQL: the caller's scheduling. The reply to each statement the client sends outside
    * an interactive transaction (and to each text read) passes through it, and Prisma goes on
    * once the promise it returns settles, as that reply settled. The server uses it to resume the
-   * replies of one event-loop turn together. SQLite needs none: its adapter answers a read in the call that sends it and
-   * the writes of one turn in one group commit, so their callers resume together already.
+   * replies of one event-loop turn together. SQLite needs none: its adapter answers a read in the
+   * call that sends it and the writes of one turn in one group commit, so their callers resume
+   * together already.
    */
   continueReplies?: ReplyContinuation;
 }

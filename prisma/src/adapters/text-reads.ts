@@ -5,7 +5,9 @@ import type {
 } from '@prisma/driver-adapter-utils';
 import { adapterWith, factoryWrapping } from './wrapped-adapters.js';
 
-/** A statement as `Prisma.sql` builds it: SQLite's placeholders in `sql`, PostgreSQL's in `text`. */
+/**
+ * A statement as `Prisma.sql` builds it: SQLite's placeholders in `sql`, PostgreSQL's in `text`.
+ */
 export interface BuiltStatement {
   sql: string;
   text: string;
@@ -54,9 +56,8 @@ function argTypeOf(value: unknown): ArgType {
     return { scalarType: scalarType(value[0] ?? null), arity: 'list' };
   }
   if (bindable(value)) return { scalarType: scalarType(value), arity: 'scalar' };
-  throw new TypeError(
-    `A text read binds strings, numbers, null and lists of them, not ${Object.prototype.toString.call(value)}.`,
-  );
+  const kind = Object.prototype.toString.call(value);
+  throw new TypeError(`A text read binds strings, numbers, null and lists of them, not ${kind}.`);
 }
 
 /**
@@ -79,8 +80,10 @@ export function textReader(record: ConnectionRecord, connect: () => Promise<void
     });
     const value = rows[0]?.[0];
     if (rows.length !== 1 || columnNames.length !== 1 || typeof value !== 'string') {
-      const answered = `${rows.length} row(s) of ${columnNames.length} column(s), the first a ${typeof value}`;
-      throw new Error(`A text read answers one row of one text column, not ${answered}.`);
+      const shape = `${rows.length} row(s) of ${columnNames.length} column(s)`;
+      throw new Error(
+        `A text read answers one row of one text column, not ${shape}, the first a ${typeof value}.`,
+      );
     }
     return value;
   };

@@ -1,6 +1,6 @@
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
-/** `adapter`, with the methods `overrides` names taken from it and the rest delegated as they are. */
+/** `adapter` with the methods `overrides` names replaced, the rest delegated as they are. */
 export function adapterWith(
   adapter: SqlDriverAdapter,
   overrides: Partial<Omit<SqlDriverAdapter, 'provider' | 'adapterName'>>,
