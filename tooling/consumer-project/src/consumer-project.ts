@@ -115,6 +115,51 @@ function tsconfig(files: readonly string[]) {
   };
 }
 
+/**
+ * npm's answer when the metadata it holds for a package names no version in the range asked for:
+ * after a release the public registry's cache can serve a package's metadata from before it while
+ * a dependant's is already new (seen in CI: `tldts@7.6.6` wanting `tldts-core@^7.6.6` a day after
+ * both were out), and `--prefer-offline` then keeps that stale copy for the whole run.
+ */
+const STALE_METADATA = /\bETARGET\b|\bnotarget\b/;
+const STALE_METADATA_RETRIES = 2;
+const STALE_METADATA_PAUSE_MS = 15_000;
+
+/**
+ * `npm install` as a user runs it, from npm's cache where it can be. An install refused for stale
+ * metadata is asked again with every package's metadata fetched anew, after a pause; any other
+ * failure is the caller's at once.
+ */
+async function installWithNpm(
+  folder: string,
+  options: ConsumerProjectOptions,
+): Promise<CommandResult> {
+  const install = (freshness: '--prefer-offline' | '--prefer-online') =>
+    runCommand(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        freshness,
+        // A stalled registry connection must fail and retry, not hang the suite.
+        '--fetch-timeout=30000',
+        '--fetch-retries=4',
+        ...options.install,
+        ...workspaceToolchain(),
+      ],
+      folder,
+      userEnvironment(options.installEnv),
+    );
+  let installed = await install('--prefer-offline');
+  for (let retry = 0; retry < STALE_METADATA_RETRIES; retry++) {
+    if (installed.status === 0 || !STALE_METADATA.test(installed.stderr)) break;
+    await new Promise((resume) => setTimeout(resume, STALE_METADATA_PAUSE_MS));
+    installed = await install('--prefer-online');
+  }
+  return installed;
+}
+
 /** Makes the project and installs into it; throws with npm's output when the install fails. */
 export async function createConsumerProject(
   options: ConsumerProjectOptions,
@@ -131,22 +176,7 @@ export async function createConsumerProject(
     await writeFile(join(folder, name), text);
   }
 
-  const installed = await runCommand(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      // A stalled registry connection must fail and retry, not hang the suite.
-      '--fetch-timeout=30000',
-      '--fetch-retries=4',
-      ...options.install,
-      ...workspaceToolchain(),
-    ],
-    folder,
-    userEnvironment(options.installEnv),
-  );
+  const installed = await installWithNpm(folder, options);
   if (installed.status !== 0) {
     await rm(folder, { recursive: true, force: true });
     throw new Error(`npm install failed in a consumer project:\n${installed.stderr}`);
