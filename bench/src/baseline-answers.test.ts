@@ -154,7 +154,7 @@ async function startOurs(): Promise<Served> {
   return seeded('ours', live.baseUrl, apiKey);
 }
 
-/** The baseline from its sources (tsx), on PostgreSQL + Redis or on SQLite. */
+/** The baseline from its sources (tsx), on PostgreSQL or SQLite, rate limits in Redis. */
 async function startBare(database: 'postgres' | 'sqlite'): Promise<Served> {
   const folder = await mkdtemp(join(tmpdir(), 'animal-store-bench-test-'));
   cleanups.push(() => rm(folder, { recursive: true, force: true }));
@@ -163,14 +163,13 @@ async function startBare(database: 'postgres' | 'sqlite'): Promise<Served> {
     const name = `animal_store_bench_test_bare_${RUN}`;
     await onPostgresServer(`CREATE DATABASE "${name}"`);
     cleanups.push(() => onPostgresServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    storage = {
-      DATABASE_URL: databaseUrl(name),
-      REDIS_URL,
-      REDIS_KEY_PREFIX: `${KEY_PREFIX}bare:`,
-    };
+    storage = { DATABASE_URL: databaseUrl(name) };
   } else {
     storage = { DATABASE_PATH: join(folder, 'bench.db') };
   }
+  // Rate limits in Redis on either database, as the bench runs the baseline.
+  storage.REDIS_URL = REDIS_URL;
+  storage.REDIS_KEY_PREFIX = `${KEY_PREFIX}bare-${database}:`;
   const port = await freePort();
   const keyFile = join(folder, 'key.json');
   const server: RunningServer = await startServer({
@@ -227,6 +226,16 @@ describe.each(['postgres', 'sqlite'] as const)('the bare baseline on %s', (datab
       const answer = await ask(bare(), nextRequest(bareRequests, i));
       expect(expected.status).toBeLessThan(300);
       expect(answer).toEqual(expected);
+    }
+  });
+
+  it('counts its rate limits in Redis, as our server does, so that both wait on it', async () => {
+    await ask(bare(), { path: '/v1/pets' });
+    const redis = new Redis(REDIS_URL);
+    try {
+      expect(await redis.keys(`${KEY_PREFIX}bare-${database}:rl:*`)).not.toEqual([]);
+    } finally {
+      await redis.quit();
     }
   });
 

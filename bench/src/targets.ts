@@ -67,28 +67,26 @@ function nodeFlags(settings: RunSettings, name: string): string[] {
 const BARE_DESCRIPTIONS: Record<DatabaseKind, string> = {
   sqlite: 'node:http + libsql, no framework (bench/src/baseline), SQLite',
   postgres:
-    'node:http + pg (named statements, a pool of 10) + ioredis, no framework (bench/src/baseline), PostgreSQL',
+    'node:http + pg (named statements, a pool of 10), no framework (bench/src/baseline), PostgreSQL',
 };
 
 /**
  * The bare node:http server in this package, on the database the API servers run on: a SQLite
- * file through libsql, or a PostgreSQL database of its own through pg with rate limits counted
- * in the run's Redis database (in-process, as the API servers then do, when Redis does not answer).
+ * file through libsql, or a PostgreSQL database of its own through pg. Its rate limits count in
+ * the run's Redis database, as the API servers' do (in-process, as theirs then do, when Redis
+ * does not answer): a ratio to it is to a server that waits on the same round trip.
  */
 export function bareTarget(settings: RunSettings, database: DatabaseKind): BenchTarget {
   return {
     name: 'bare',
-    description: `${BARE_DESCRIPTIONS[database]}${database === 'postgres' && settings.redisUrl ? ' + Redis' : ''}`,
+    description: `${BARE_DESCRIPTIONS[database]}${settings.redisUrl ? ' + Redis (ioredis)' : ''}`,
     database,
     isBaseline: true,
     async start() {
       const storage: Record<string, string> =
         database === 'sqlite'
           ? { DATABASE_PATH: await freshSqliteFile(settings.tempFolder, 'bare') }
-          : {
-              DATABASE_URL: await createdPostgresDatabase('bare'),
-              ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
-            };
+          : { DATABASE_URL: await createdPostgresDatabase('bare') };
       const keyFile = join(settings.tempFolder, 'bare', 'key.json');
       await mkdir(join(settings.tempFolder, 'bare'), { recursive: true });
       const port = await freePort();
@@ -102,6 +100,7 @@ export function bareTarget(settings: RunSettings, database: DatabaseKind): Bench
           PORT: String(port),
           HOST: '127.0.0.1',
           ...storage,
+          ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
           KEY_FILE: keyFile,
           KEY_PER_MINUTE: String(BENCH_QUOTA.perMinute),
           KEY_PER_DAY: String(BENCH_QUOTA.perDay),

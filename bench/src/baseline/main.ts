@@ -1,6 +1,6 @@
 /**
  * The bare baseline: the API's three operations by the same rules, on node:http with no
- * framework, on SQLite (libsql) or on PostgreSQL (pg) with rate limits in Redis (ioredis). The
+ * framework, on SQLite (libsql) or on PostgreSQL (pg), with rate limits in Redis (ioredis). The
  * bench measures the server against it. Run by the bench as `node dist/baseline/main.js` with
  * PORT, HOST, KEY_FILE, KEY_PER_MINUTE, KEY_PER_DAY and either DATABASE_PATH (a SQLite file) or
  * DATABASE_URL (a PostgreSQL database), REDIS_URL (optional: without it, rate limits count in
@@ -32,29 +32,27 @@ interface Backend {
   close(): Promise<void>;
 }
 
+/** Counts in Redis when REDIS_URL is set, as the server then does; else in this process. */
+function openRateLimits(): { admit: RateLimits; close(): Promise<unknown> } {
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) return { admit: createRateLimits(), close: async () => undefined };
+  return createRedisRateLimits(redisUrl, process.env.REDIS_KEY_PREFIX || undefined);
+}
+
 async function openBackend(): Promise<Backend> {
   const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    const db = openPetDatabase(required('DATABASE_PATH'));
-    return {
-      db,
-      admit: createRateLimits(),
-      createKey: db.createKey,
-      close: async () => undefined,
-    };
-  }
-  const db = await openPostgresPetDatabase(databaseUrl);
-  const redisUrl = process.env.REDIS_URL;
-  const counters = redisUrl
-    ? createRedisRateLimits(redisUrl, process.env.REDIS_KEY_PREFIX || undefined)
-    : undefined;
+  const db = databaseUrl
+    ? await openPostgresPetDatabase(databaseUrl)
+    : openPetDatabase(required('DATABASE_PATH'));
+  const counters = openRateLimits();
   return {
     db,
-    admit: counters?.admit ?? createRateLimits(),
+    admit: counters.admit,
     createKey: db.createKey,
     async close() {
-      await counters?.close();
-      await db.close();
+      await counters.close();
+      // libsql's synchronous database closes with the process.
+      if ('close' in db) await db.close();
     },
   };
 }

@@ -3,7 +3,9 @@
  * (AIMD on latency, as Netflix's concurrency-limits and Envoy's adaptive concurrency learn
  * theirs): while requests find the limit reached, it grows as long as the latency of admitted
  * requests stays within its target, and shrinks by how far it overshot when it does not. No
- * operator picks the limit; they may pick the latency it protects.
+ * operator picks the limit; they may pick the latency it protects. Why this rule, and not a
+ * limit on time in line or a floor from what a turn shares:
+ * docs/decisions/013-admission-by-latency-then-a-fair-wait.md.
  */
 
 export interface ConcurrencyLimitSettings {
