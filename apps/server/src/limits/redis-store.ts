@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import {
   type Admission,
   BAN_MS,
@@ -123,6 +124,23 @@ function keysOf(subject: string, nowMs: number): [string, string, string, string
   ];
 }
 
+/**
+ * Runs `issue`, which writes commands to `stream`, and sends all it wrote in one write before
+ * returning: a socket write costs more than the script it carries. ioredis's auto-pipelining
+ * also joins a turn's commands, but sends them from a `setImmediate`, a turn of the event loop
+ * later, after that turn has read and parsed the next requests: the round trip to Redis then
+ * waits on that work instead of overlapping it (docs/performance.md). A command written while
+ * the connection is down fails at once, as before; each keeps its own deadline.
+ */
+function writtenTogether<T>(stream: Writable, issue: () => T): T {
+  stream.cork();
+  try {
+    return issue();
+  } finally {
+    stream.uncork();
+  }
+}
+
 /** How often to say that Redis is still away: once per outage, then at most every minute. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
@@ -182,9 +200,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       connectTimeout: connectTimeoutMs,
       commandTimeout: commandTimeoutMs,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-      // Commands of every request read in one turn of the event loop go out in one write: a
-      // socket write costs more than the script it carries, and each command keeps its deadline.
-      enableAutoPipelining: true,
+      // Not auto-pipelining: `admit` sends a turn's commands in one write itself, at once.
     });
     redis.defineCommand('admitRequests', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     this.#redis = redis as RedisWithAdmit;
@@ -225,7 +241,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     let failure: unknown;
     // Each subject's requests are decided in Redis, or, when that fails, in this process: never
     // both, so a request is never counted twice.
-    await Promise.all(
+    const decisions = writtenTogether(this.#redis.stream, () =>
       subjectGroups(requests).map(async (indexes) => {
         const group = indexes.map((index) => requests[index] as AdmissionRequest);
         let decided: Admission[];
@@ -240,6 +256,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         });
       }),
     );
+    await Promise.all(decisions);
     if (failure === undefined) this.#succeeded();
     else this.#failed(failure, first.nowMs);
     return admissions;
@@ -323,7 +340,7 @@ export class RedisRateLimitStore implements RateLimitStore {
    * Decides one subject's requests (of one quota, in the same windows) with one script call, in
    * the order they came, as one call each would. Under load most requests of a turn come with a
    * key that others in it carry too, and a call costs both processes far more than a decision
-   * inside it; the calls for every subject of a turn leave in one write (auto-pipelining). The
+   * inside it; the calls for every subject of a turn leave in one write (`writtenTogether`). The
    * call is recorded in the trace of each request it decides.
    */
   async #admitInRedis(requests: readonly AdmissionRequest[]): Promise<Admission[]> {

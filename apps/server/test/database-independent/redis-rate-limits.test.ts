@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -174,6 +174,41 @@ describe('Redis round trips', () => {
       expect(decisions.every((decision) => decision.outcome === 'allowed')).toBe(true);
     } finally {
       observer.disconnect();
+      await rateLimits.close();
+    }
+  });
+
+  it("leave at once: a turn's calls reach Redis before this process's event loop turns again", async () => {
+    // A Redis of this test's own, asked from another process while this one's event loop stands
+    // still: what reaches it then was written by `admit` itself, not by a callback of a later
+    // turn (ioredis's auto-pipelining writes from a setImmediate).
+    const port = await freePort();
+    await startOwnRedis(port);
+    const rateLimits = new RedisRateLimitStore(`redis://127.0.0.1:${port}`, createLogger('silent'));
+    const scriptCallsNow = () => {
+      const stats = execFileSync('redis-cli', ['-p', String(port), 'INFO', 'commandstats'], {
+        encoding: 'utf8',
+      });
+      return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    };
+    try {
+      expect(await rateLimits.connected()).toBe(true);
+      const nowMs = Date.UTC(2026, 2, 10, 12, 0, 30);
+      const quota = { perMinute: 1_000, perDay: 10_000 };
+      await rateLimits.admit([{ subject: 'key:warm', quota, nowMs }]); // loads the script
+      const before = scriptCallsNow();
+
+      const decided = rateLimits.admit(
+        ['key:a', 'key:b', 'key:c'].map((subject) => ({ subject, quota, nowMs })),
+      );
+      let reached = 0;
+      for (let asked = 0; asked < 50 && reached < 3; asked += 1) {
+        reached = scriptCallsNow() - before;
+      }
+
+      expect(reached).toBe(3);
+      expect((await decided).map((decision) => decision.outcome)).toEqual(Array(3).fill('allowed'));
+    } finally {
       await rateLimits.close();
     }
   });
