@@ -73,8 +73,8 @@ const BARE_DESCRIPTIONS: Record<DatabaseKind, string> = {
 /**
  * The bare node:http server in this package, on the database the API servers run on: a SQLite
  * file through libsql, or a PostgreSQL database of its own through pg. Its rate limits count in
- * the run's Redis database, as the API servers' do (in-process, as theirs then do, when Redis
- * does not answer): a ratio to it is to a server that waits on the same round trip.
+ * the run's Redis database, as the API servers' do (in-process, as theirs then do, when the bench
+ * finds no Redis): a ratio to it is to a server that waits on the same round trip.
  */
 export function bareTarget(settings: RunSettings, database: DatabaseKind): BenchTarget {
   return {

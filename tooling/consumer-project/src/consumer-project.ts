@@ -152,10 +152,14 @@ async function installWithNpm(
       userEnvironment(options.installEnv),
     );
   let installed = await install('--prefer-offline');
-  for (let retry = 0; retry < STALE_METADATA_RETRIES; retry++) {
+  for (let retry = 1; retry <= STALE_METADATA_RETRIES; retry++) {
     if (installed.status === 0 || !STALE_METADATA.test(installed.stderr)) break;
     await new Promise((resume) => setTimeout(resume, STALE_METADATA_PAUSE_MS));
     installed = await install('--prefer-online');
+    if (installed.status !== 0) {
+      const asked = `(asked ${retry + 1} times, the last ${retry} with --prefer-online)`;
+      installed = { ...installed, stderr: `${installed.stderr}\n${asked}` };
+    }
   }
   return installed;
 }
