@@ -129,8 +129,10 @@ function keysOf(subject: string, nowMs: number): [string, string, string, string
  * returning: a socket write costs more than the script it carries. ioredis's auto-pipelining
  * also joins a turn's commands, but sends them from a `setImmediate`, a turn of the event loop
  * later, after that turn has read and parsed the next requests: the round trip to Redis then
- * waits on that work instead of overlapping it (docs/performance.md). A command written while
- * the connection is down fails at once, as before; each keeps its own deadline.
+ * waits on that work instead of overlapping it (docs/performance.md). It relies on ioredis
+ * writing a command to its socket within the call that makes it, as it does once connected
+ * (`admit` only comes here when it is); redis-rate-limits.test.ts fails when they leave later.
+ * A command written while the connection is closing fails at once; each keeps its own deadline.
  */
 function writtenTogether<T>(stream: Writable, issue: () => T): T {
   stream.cork();
