@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type ModuleSystem = 'esm' | 'commonjs';
 
@@ -152,16 +153,19 @@ async function installWithNpm(
       userEnvironment(options.installEnv),
     );
   let installed = await install('--prefer-offline');
-  for (let retry = 1; retry <= STALE_METADATA_RETRIES; retry++) {
-    if (installed.status === 0 || !STALE_METADATA.test(installed.stderr)) break;
-    await new Promise((resume) => setTimeout(resume, STALE_METADATA_PAUSE_MS));
+  let retries = 0;
+  while (
+    installed.status !== 0 &&
+    STALE_METADATA.test(installed.stderr) &&
+    retries < STALE_METADATA_RETRIES
+  ) {
+    retries += 1;
+    await sleep(STALE_METADATA_PAUSE_MS);
     installed = await install('--prefer-online');
-    if (installed.status !== 0) {
-      const asked = `(asked ${retry + 1} times, the last ${retry} with --prefer-online)`;
-      installed = { ...installed, stderr: `${installed.stderr}\n${asked}` };
-    }
   }
-  return installed;
+  if (installed.status === 0 || retries === 0) return installed;
+  const asked = `(asked ${retries + 1} times, the last ${retries} with --prefer-online)`;
+  return { ...installed, stderr: `${installed.stderr}\n${asked}` };
 }
 
 /** Makes the project and installs into it; throws with npm's output when the install fails. */
