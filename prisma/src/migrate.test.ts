@@ -1,14 +1,18 @@
 // @module-tag node-runtime: the migrator runs Prisma's schema engine as WebAssembly in Node
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createClient } from '@libsql/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from './migrate.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../sqlite/migrations', import.meta.url));
+const MIGRATE_MODULE = fileURLToPath(new URL('./migrate.ts', import.meta.url));
+const run = promisify(execFile);
 const committedMigrations = readdirSync(MIGRATIONS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
@@ -62,6 +66,30 @@ describe('migrateDatabase', () => {
       history: committedMigrations.map((name) => ({ name, finished: 1 })),
     });
   });
+
+  it('lets processes starting together on a new file all succeed, migrating it once', async () => {
+    const file = join(folder, 'shared.db');
+    const go = join(folder, 'go');
+    // Each process loads the migrator, says it is ready, and waits for the others to be.
+    const script = (index: number) => `
+      import { existsSync, writeFileSync } from 'node:fs';
+      const { migrateDatabase } = await import(${JSON.stringify(MIGRATE_MODULE)});
+      writeFileSync(${JSON.stringify(join(folder, `ready-${index}`))}, '');
+      while (!existsSync(${JSON.stringify(go)})) await new Promise((resolve) => setTimeout(resolve, 5));
+      await migrateDatabase(${JSON.stringify(`file:${file}`)});`;
+    const processes = [0, 1, 2, 3].map((index) =>
+      run(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script(index)]),
+    );
+    while ([0, 1, 2, 3].some((index) => !existsSync(join(folder, `ready-${index}`)))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await writeFile(go, '');
+    await Promise.all(processes);
+    expect(await inspect(file)).toEqual({
+      tables: ['_prisma_migrations', 'api_keys', 'idempotency_records', 'pets', 'server_secrets'],
+      history: committedMigrations.map((name) => ({ name, finished: 1 })),
+    });
+  }, 60_000);
 
   it('is idempotent and keeps the data', async () => {
     const file = join(folder, 'twice.db');

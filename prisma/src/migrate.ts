@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApplyMigrationsInput, MigrationList } from '@prisma/schema-engine-wasm';
 import { openSchemaEngine } from '../schema-engine/wasm-engine.mjs';
+import { sqliteDatabaseFile } from './adapters/sqlite-database-file.js';
 import { databaseProvider } from './client.js';
+import { whileMigrationLocked } from './migration-lock.js';
 
 // Both src/ (tests) and dist/ (the built and deployed package) sit directly in the package root.
 const MIGRATIONS_FOLDERS = {
@@ -52,10 +54,16 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
     migrationsList: await readMigrationsList(MIGRATIONS_FOLDERS[databaseProvider(databaseUrl)]),
     filters: { externalTables: [], externalEnums: [] },
   };
-  const engine = await openSchemaEngine({ url: databaseUrl, createDatabase: true });
-  try {
-    await engine.call('applyMigrations', input);
-  } finally {
-    await engine.close();
-  }
+  const migrate = async () => {
+    const engine = await openSchemaEngine({ url: databaseUrl, createDatabase: true });
+    try {
+      await engine.call('applyMigrations', input);
+    } finally {
+      await engine.close();
+    }
+  };
+  // On SQLite, processes migrating one file take turns; PostgreSQL's engine keeps them apart.
+  const databaseFile =
+    databaseProvider(databaseUrl) === 'sqlite' ? sqliteDatabaseFile(databaseUrl) : null;
+  await (databaseFile === null ? migrate() : whileMigrationLocked(databaseFile, migrate));
 }
