@@ -3,8 +3,11 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'libsql';
 
-/** How long a migration waits for another process's to end before it fails. */
-const WAIT_LIMIT_MS = 60_000;
+/**
+ * How long a migration waits for another process's to end before it fails: long, for a migration
+ * may rightly take minutes, and a holder that dies lets go at once.
+ */
+const WAIT_LIMIT_MS = 5 * 60_000;
 /** How often a waiting migration tries the lock again. */
 const RETRY_MS = 50;
 
@@ -27,7 +30,7 @@ export async function whileMigrationLocked<T>(
   mkdirSync(dirname(databaseFile), { recursive: true });
   const lock = new Database(`${databaseFile}-migration-lock`, { timeout: 0 });
   try {
-    await takeExclusively(lock);
+    await takeExclusively(lock, databaseFile);
     try {
       return await migrate();
     } finally {
@@ -38,14 +41,19 @@ export async function whileMigrationLocked<T>(
   }
 }
 
-async function takeExclusively(lock: Database.Database): Promise<void> {
+async function takeExclusively(lock: Database.Database, databaseFile: string): Promise<void> {
   const giveUpAt = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
     try {
       lock.exec('BEGIN EXCLUSIVE');
       return;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > giveUpAt) throw error;
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+    if (Date.now() > giveUpAt) {
+      throw new Error(
+        `Waited ${WAIT_LIMIT_MS / 1000} s for another process to finish migrating ${databaseFile}, and gave up.`,
+      );
     }
     await sleep(RETRY_MS);
   }
