@@ -50,8 +50,9 @@ async function readMigrationsList(folder: string): Promise<MigrationList> {
  * its folder first if missing. Running it again applies nothing.
  */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  const provider = databaseProvider(databaseUrl);
   const input: ApplyMigrationsInput = {
-    migrationsList: await readMigrationsList(MIGRATIONS_FOLDERS[databaseProvider(databaseUrl)]),
+    migrationsList: await readMigrationsList(MIGRATIONS_FOLDERS[provider]),
     filters: { externalTables: [], externalEnums: [] },
   };
   const migrate = async () => {
@@ -63,7 +64,6 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
     }
   };
   // On SQLite, processes migrating one file take turns; PostgreSQL's engine keeps them apart.
-  const databaseFile =
-    databaseProvider(databaseUrl) === 'sqlite' ? sqliteDatabaseFile(databaseUrl) : null;
+  const databaseFile = provider === 'sqlite' ? sqliteDatabaseFile(databaseUrl) : null;
   await (databaseFile === null ? migrate() : whileMigrationLocked(databaseFile, migrate));
 }

@@ -17,6 +17,8 @@ const RESERVATION_MS = 5 * 60_000;
 
 /** Read once per process: a test file asks for many ports, the range does not change meanwhile. */
 let ephemeralStart: Promise<number> | undefined;
+/** Made once per process, before its first reservation. */
+let reservationsFolder: Promise<unknown> | undefined;
 
 /**
  * A port on 127.0.0.1, free now, for a process the caller starts next (or restarts on the same
@@ -60,7 +62,8 @@ async function canListen(port: number): Promise<boolean> {
 
 /** True when this caller now holds the port's reservation: there was none, or it had run out. */
 async function reserve(port: number): Promise<boolean> {
-  await mkdir(RESERVATIONS, { recursive: true });
+  reservationsFolder ??= mkdir(RESERVATIONS, { recursive: true });
+  await reservationsFolder;
   const file = join(RESERVATIONS, String(port));
   if (await createExclusively(file)) return true;
   const reservedAt = await stat(file).then(
